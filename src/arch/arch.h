@@ -1,0 +1,102 @@
+/*
+ * arch: what the rest of utraced knows about the target CPU.
+ *
+ * Everything here is pure data and pure functions over the kernel's own
+ * register structures: the engine fetches and stores the raw regsets with
+ * ptrace, the gdb layer reads and writes registers by gdb register number
+ * through these tables. Two personalities share the code: amd64 and i386
+ * (a 32-bit program on the x86-64 host), chosen per process at attach.
+ */
+#ifndef UTRACED_ARCH_H
+#define UTRACED_ARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/user.h>
+
+enum arch_kind {
+	ARCH_AMD64,
+	ARCH_I386,
+};
+
+/* Largest XSAVE area we accept from NT_X86_XSTATE. */
+#define ARCH_XSAVE_MAX 4096
+
+/* Raw register state of one thread, as the kernel gives it. */
+struct arch_regs {
+	struct user_regs_struct gp; /* PTRACE_GETREGS (64-bit layout even for i386) */
+	uint8_t xsave[ARCH_XSAVE_MAX]; /* NT_X86_XSTATE, standard (non-compacted) format */
+	size_t xsave_len;	    /* bytes valid in xsave; 0 = not fetched */
+};
+
+/* Which raw regsets a register write touched (arch_reg_write's result). */
+#define ARCH_RS_GP    1u
+#define ARCH_RS_XSAVE 2u
+
+struct arch_reg {
+	const char *name;
+	uint16_t size; /* bytes */
+};
+
+struct arch_desc {
+	enum arch_kind kind;
+	int nregs;		  /* gdb register numbers 0..nregs-1, in tdesc order */
+	const struct arch_reg *regs;
+	int pc_regno;
+	int sp_regno;
+	size_t g_size;		  /* bytes of a 'g' reply: all registers, regno order */
+	const uint8_t *trap_insn; /* breakpoint instruction (int3) */
+	size_t trap_len;
+};
+
+const struct arch_desc *arch_get(enum arch_kind kind);
+
+/*
+ * Target description XML for an annex of qXfer:features:read ("target.xml"
+ * and whatever it includes). Returns NULL for an unknown annex.
+ */
+const char *arch_tdesc_xml(const struct arch_desc *d, const char *annex);
+
+/* Copy register regno into out (d->regs[regno].size bytes); -1 if regno is bad. */
+int arch_reg_read(const struct arch_desc *d, const struct arch_regs *r, int regno, uint8_t *out);
+/* Store register regno from in; returns ARCH_RS_* bits touched, or -1 if regno is bad. */
+int arch_reg_write(const struct arch_desc *d, struct arch_regs *r, int regno, const uint8_t *in);
+
+uint64_t arch_pc(const struct arch_desc *d, const struct arch_regs *r);
+void arch_set_pc(const struct arch_desc *d, struct arch_regs *r, uint64_t pc);
+
+/*
+ * x86 debug registers as pure state: four address slots with reference
+ * counts and DR7. The engine owns one per process and writes it to every
+ * thread with ptrace when it changes.
+ */
+enum arch_dr_type {
+	ARCH_DR_EXEC,	/* hardware breakpoint */
+	ARCH_DR_WRITE,	/* write watchpoint */
+	ARCH_DR_READ,	/* read watchpoint: x86 has none, emulated as access */
+	ARCH_DR_ACCESS, /* read/write watchpoint */
+};
+
+struct arch_dregs {
+	uint64_t addr[4];
+	uint8_t type[4]; /* enum arch_dr_type */
+	uint8_t len[4];	 /* 1, 2, 4 or 8 */
+	int refs[4];
+	uint64_t dr7;
+};
+
+/*
+ * Cover [addr, addr+len) with slots of this type, splitting an unaligned or
+ * long region into aligned 1/2/4/8-byte pieces and sharing identical slots
+ * by reference count. All or nothing: returns 0, -EINVAL (len 0, or an EXEC
+ * region with len other than 1), or -ENOSPC (not enough free slots; nothing
+ * changed).
+ */
+int arch_dr_insert(struct arch_dregs *dr, enum arch_dr_type type, uint64_t addr, int len);
+/* Undo one arch_dr_insert of the same region; returns 0, or -ENOENT. */
+int arch_dr_remove(struct arch_dregs *dr, enum arch_dr_type type, uint64_t addr, int len);
+/* The slot that DR6 says triggered (lowest one), or -1. */
+int arch_dr_hit_slot(const struct arch_dregs *dr, uint64_t dr6);
+
+#endif

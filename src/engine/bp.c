@@ -1,0 +1,214 @@
+/*
+ * bp.c: breakpoints and watchpoints, shared between engines.
+ *
+ * One trap per address, written once whatever number of engines asked for
+ * it (owners is a mask of engines); removing the last owner restores the
+ * original bytes. The addresses of recently removed traps are remembered
+ * ("moribund"): a thread may have hit one just before it went away, and
+ * that SIGTRAP must be swallowed, not reported as a signal.
+ *
+ * Debug registers are one arch_dregs per process (slots shared by
+ * reference count), written to each thread before it next runs.
+ */
+#include "engine_int.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+
+#define DR_OFFSET(n) offsetof(struct user, u_debugreg[n])
+
+struct swbp *bp_find(struct uproc *p, uint64_t addr)
+{
+	for (struct swbp *bp = p->bps; bp; bp = bp->next)
+		if (bp->addr == addr)
+			return bp;
+	return NULL;
+}
+
+int bp_write_insn(struct uproc *p, struct swbp *bp, bool trap)
+{
+	const void *bytes = trap ? (const void *)p->arch->trap_insn : (const void *)bp->orig;
+	ssize_t n = mem_write_raw(p, bp->addr, bytes, p->arch->trap_len);
+
+	if (n < 0)
+		return (int)n;
+	return n == (ssize_t)p->arch->trap_len ? 0 : -EIO;
+}
+
+bool bp_is_moribund(struct uproc *p, uint64_t addr)
+{
+	for (unsigned i = 0; i < MORIBUND_MAX; i++)
+		if (p->moribund[i] == addr && addr)
+			return true;
+	return false;
+}
+
+int bp_sw_insert(struct engine *e, uint64_t addr)
+{
+	struct uproc *p = e->p;
+	struct swbp *bp = bp_find(p, addr);
+	ssize_t n;
+	int err;
+
+	if (bp && bp->inserted) {
+		bp->owners |= ENGINE_BIT(e);
+		return 0;
+	}
+	if (!bp) {
+		bp = calloc(1, sizeof(*bp));
+		if (!bp)
+			return -ENOMEM;
+		bp->addr = addr;
+		bp->next = p->bps;
+		p->bps = bp;
+	}
+	n = mem_read_raw(p, addr, bp->orig, p->arch->trap_len);
+	err = n == (ssize_t)p->arch->trap_len ? bp_write_insn(p, bp, true) : -EIO;
+	if (err) {
+		if (!bp->owners)
+			bp_sw_remove(e, addr);
+		return err;
+	}
+	bp->inserted = true;
+	bp->owners |= ENGINE_BIT(e);
+	return 0;
+}
+
+int bp_sw_remove(struct engine *e, uint64_t addr)
+{
+	struct uproc *p = e->p;
+	struct swbp **pp, *bp;
+
+	for (pp = &p->bps; *pp && (*pp)->addr != addr; pp = &(*pp)->next)
+		;
+	bp = *pp;
+	if (!bp)
+		return 0; /* removing twice is fine, as gdb expects */
+	bp->owners &= ~ENGINE_BIT(e);
+	if (bp->owners)
+		return 0;
+	if (bp->inserted && !p->exited) {
+		bp_write_insn(p, bp, false);
+		p->moribund[p->moribund_next++ % MORIBUND_MAX] = addr;
+	}
+	*pp = bp->next;
+	free(bp);
+	return 0;
+}
+
+static enum arch_dr_type dr_type(enum engine_bp_type type)
+{
+	switch (type) {
+	case ENGINE_BP_WRITE:
+		return ARCH_DR_WRITE;
+	case ENGINE_BP_READ:
+		return ARCH_DR_READ;
+	case ENGINE_BP_ACCESS:
+		return ARCH_DR_ACCESS;
+	default:
+		return ARCH_DR_EXEC;
+	}
+}
+
+static void dregs_changed(struct uproc *p)
+{
+	p->dregs_used = true;
+	for_each_thread(p, th) {
+		th->dr_dirty = true;
+		if (th->stopped)
+			bp_dregs_apply(th);
+	}
+}
+
+int bp_hw_insert(struct engine *e, enum engine_bp_type type, uint64_t addr, int len)
+{
+	struct hwbp *h;
+	int err;
+
+	for (h = e->hw; h; h = h->next) {
+		if (h->type == type && h->addr == addr && h->len == len) {
+			h->refs++;
+			return 0;
+		}
+	}
+	err = arch_dr_insert(&e->p->dregs, dr_type(type), addr, len);
+	if (err)
+		return err;
+	h = calloc(1, sizeof(*h));
+	if (!h) {
+		arch_dr_remove(&e->p->dregs, dr_type(type), addr, len);
+		return -ENOMEM;
+	}
+	*h = (struct hwbp){ .next = e->hw, .type = type, .addr = addr, .len = len, .refs = 1 };
+	e->hw = h;
+	dregs_changed(e->p);
+	return 0;
+}
+
+int bp_hw_remove(struct engine *e, enum engine_bp_type type, uint64_t addr, int len)
+{
+	struct hwbp **hp, *h;
+
+	for (hp = &e->hw; *hp; hp = &(*hp)->next) {
+		h = *hp;
+		if (h->type != type || h->addr != addr || h->len != len)
+			continue;
+		if (--h->refs)
+			return 0;
+		*hp = h->next;
+		free(h);
+		arch_dr_remove(&e->p->dregs, dr_type(type), addr, len);
+		dregs_changed(e->p);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+void bp_engine_drop(struct engine *e)
+{
+	struct uproc *p = e->p;
+	struct swbp *bp, *next;
+
+	for (bp = p->bps; bp; bp = next) {
+		next = bp->next;
+		if (bp->owners & ENGINE_BIT(e))
+			bp_sw_remove(e, bp->addr);
+	}
+	while (e->hw) {
+		struct hwbp *h = e->hw;
+
+		h->refs = 1;
+		bp_hw_remove(e, h->type, h->addr, h->len);
+	}
+}
+
+static void dr_poke(struct uthread *th, int n, uint64_t val)
+{
+	ptrace(PTRACE_POKEUSER, th->tid, (void *)DR_OFFSET(n), (void *)val);
+}
+
+void bp_dregs_apply(struct uthread *th)
+{
+	const struct arch_dregs *dr = &th->p->dregs;
+
+	/* DR7 off first: the kernel checks each address against the enabled slots */
+	dr_poke(th, 7, 0);
+	for (int i = 0; i < 4; i++)
+		if (dr->refs[i])
+			dr_poke(th, i, dr->addr[i]);
+	if (dr->dr7)
+		dr_poke(th, 7, dr->dr7);
+	th->dr_dirty = false;
+}
+
+void bp_dregs_clear(struct uthread *th)
+{
+	dr_poke(th, 7, 0);
+	for (int i = 0; i < 4; i++)
+		dr_poke(th, i, 0);
+	dr_poke(th, 6, 0);
+}

@@ -1,0 +1,319 @@
+/*
+ * engine.c: the per-client API over a traced process (see engine.h):
+ * resume wishes, ^C, memory with breakpoints hidden, registers, threads.
+ */
+#include "engine_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <unistd.h>
+
+void engine_report(struct engine *e, const struct engine_stop *st)
+{
+	if (&e->report != st)
+		e->report = *st;
+	e->notify = true;
+	tracer_wake(e->p->t);
+}
+
+pid_t engine_pid(const struct engine *e)
+{
+	return e->p->pid;
+}
+
+const struct arch_desc *engine_arch(const struct engine *e)
+{
+	return e->p->arch;
+}
+
+bool engine_was_attached(const struct engine *e)
+{
+	return e->p->attached;
+}
+
+bool engine_alive(const struct engine *e)
+{
+	return !e->dead;
+}
+
+bool engine_stopped(const struct engine *e)
+{
+	return e->stopped;
+}
+
+size_t engine_threads(struct engine *e, pid_t *tids, size_t max)
+{
+	size_t n = 0;
+
+	for_each_thread(e->p, th) {
+		if (n < max)
+			tids[n] = th->tid;
+		n++;
+	}
+	return n;
+}
+
+bool engine_thread_alive(struct engine *e, pid_t tid)
+{
+	return uproc_thread(e->p, tid) != NULL;
+}
+
+int engine_thread_name(struct engine *e, pid_t tid, char *out, size_t outlen)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", e->p->pid, tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, out, outlen - 1);
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	while (n > 0 && out[n - 1] == '\n')
+		n--;
+	out[n] = '\0';
+	return 0;
+}
+
+static const struct engine_resume *find_action(const struct engine_resume *acts, size_t n,
+					       pid_t tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (acts[i].tid == tid || acts[i].tid == -1)
+			return &acts[i];
+	return NULL;
+}
+
+/*
+ * The signal a thread gets: an engine that stopped for it may replace or
+ * suppress it (gdb's "C sig" / "c"); suppression by any of them wins.
+ * Another engine may only add a signal where there is none.
+ */
+static void resume_signal(struct engine *e, struct uthread *th, int sig)
+{
+	if (th->sig_owners & ENGINE_BIT(e)) {
+		th->sig_owners &= ~ENGINE_BIT(e);
+		th->deliver_sig = sig && th->deliver_sig ? sig : 0;
+		if (!sig)
+			th->sig_owners = 0; /* suppressed for good */
+	} else if (sig && !th->deliver_sig) {
+		th->deliver_sig = sig;
+	}
+}
+
+int engine_resume(struct engine *e, const struct engine_resume *acts, size_t n)
+{
+	struct uproc *p = e->p;
+
+	if (e->dead)
+		return -ESRCH;
+	if (!e->stopped)
+		return -EBUSY;
+	for_each_thread(p, th) {
+		const struct engine_resume *a = find_action(acts, n, th->tid);
+		enum engine_action act = a ? a->action : ENGINE_HOLD;
+
+		th->hold_mask &= ~ENGINE_BIT(e);
+		th->step_mask &= ~ENGINE_BIT(e);
+		if (act == ENGINE_HOLD) {
+			th->hold_mask |= ENGINE_BIT(e);
+			continue;
+		}
+		if (act == ENGINE_STEP)
+			th->step_mask |= ENGINE_BIT(e);
+		resume_signal(e, th, a->sig);
+	}
+	e->stopped = false;
+	sched_update(p);
+	return 0;
+}
+
+int engine_interrupt(struct engine *e)
+{
+	if (e->dead)
+		return -ESRCH;
+	if (e->stopped || e->has_report)
+		return 0;
+	e->interrupt_req = true;
+	sched_update(e->p);
+	return 0;
+}
+
+void engine_set_pass_signals(struct engine *e, const bool pass[NSIG])
+{
+	memcpy(e->pass, pass, sizeof(e->pass));
+}
+
+ssize_t engine_mem_read(struct engine *e, uint64_t addr, void *buf, size_t len)
+{
+	struct uproc *p = e->p;
+	ssize_t n;
+
+	if (e->dead)
+		return -ESRCH;
+	n = mem_read_raw(p, addr, buf, len);
+	if (n <= 0)
+		return n;
+	for (struct swbp *bp = p->bps; bp; bp = bp->next) {
+		if (!bp->inserted)
+			continue;
+		for (size_t i = 0; i < p->arch->trap_len; i++) {
+			uint64_t a = bp->addr + i;
+
+			if (a >= addr && a < addr + (uint64_t)n)
+				((uint8_t *)buf)[a - addr] = bp->orig[i];
+		}
+	}
+	return n;
+}
+
+ssize_t engine_mem_write(struct engine *e, uint64_t addr, const void *buf, size_t len)
+{
+	struct uproc *p = e->p;
+	uint8_t *copy;
+	ssize_t n;
+
+	if (e->dead)
+		return -ESRCH;
+	copy = malloc(len ? len : 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, len);
+	/* new bytes under a trap become its saved original; the trap stays */
+	for (struct swbp *bp = p->bps; bp; bp = bp->next) {
+		if (!bp->inserted)
+			continue;
+		for (size_t i = 0; i < p->arch->trap_len; i++) {
+			uint64_t a = bp->addr + i;
+
+			if (a < addr || a >= addr + len)
+				continue;
+			bp->orig[i] = copy[a - addr];
+			copy[a - addr] = p->arch->trap_insn[i];
+		}
+	}
+	n = mem_write_raw(p, addr, copy, len);
+	free(copy);
+	return n;
+}
+
+static struct uthread *stopped_thread(struct engine *e, pid_t tid, int *err)
+{
+	struct uthread *th = uproc_thread(e->p, tid);
+
+	*err = 0;
+	if (!th || e->dead)
+		*err = -ESRCH;
+	else if (!th->stopped)
+		*err = -EBUSY;
+	return *err ? NULL : th;
+}
+
+int engine_regs(struct engine *e, pid_t tid, struct arch_regs **out)
+{
+	int err;
+	struct uthread *th = stopped_thread(e, tid, &err);
+
+	if (!th)
+		return err;
+	err = regs_fetch(th, true);
+	if (err)
+		return err;
+	*out = &th->regs;
+	return 0;
+}
+
+int engine_regs_store(struct engine *e, pid_t tid, unsigned which)
+{
+	int err;
+	struct uthread *th = stopped_thread(e, tid, &err);
+
+	if (!th)
+		return err;
+	th->at_bp = false; /* gdb moved it: no step-over owed for the old pc */
+	return regs_store(th, which);
+}
+
+int engine_siginfo_get(struct engine *e, pid_t tid, siginfo_t *si)
+{
+	int err;
+	struct uthread *th = stopped_thread(e, tid, &err);
+
+	if (!th)
+		return err;
+	return ptrace(PTRACE_GETSIGINFO, tid, 0L, si) < 0 ? -errno : 0;
+}
+
+int engine_siginfo_set(struct engine *e, pid_t tid, const siginfo_t *si)
+{
+	int err;
+	struct uthread *th = stopped_thread(e, tid, &err);
+
+	if (!th)
+		return err;
+	return ptrace(PTRACE_SETSIGINFO, tid, 0L, si) < 0 ? -errno : 0;
+}
+
+int engine_bp_insert(struct engine *e, enum engine_bp_type type, uint64_t addr, int len)
+{
+	if (e->dead)
+		return -ESRCH;
+	if (type == ENGINE_BP_SW)
+		return bp_sw_insert(e, addr);
+	return bp_hw_insert(e, type, addr, len);
+}
+
+int engine_bp_remove(struct engine *e, enum engine_bp_type type, uint64_t addr, int len)
+{
+	if (e->dead)
+		return 0;
+	if (type == ENGINE_BP_SW)
+		return bp_sw_remove(e, addr);
+	return bp_hw_remove(e, type, addr, len);
+}
+
+int engine_proc_read(struct engine *e, const char *name, char **out, size_t *len)
+{
+	char path[128];
+	size_t cap = 4096, n = 0;
+	char *data;
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", e->p->pid, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	data = malloc(cap);
+	while (data && (r = read(fd, data + n, cap - n)) > 0) {
+		n += (size_t)r;
+		if (n == cap)
+			data = realloc(data, cap *= 2);
+	}
+	close(fd);
+	if (!data)
+		return -ENOMEM;
+	*out = data;
+	*len = n;
+	return 0;
+}
+
+int engine_exe_path(struct engine *e, char *out, size_t outlen)
+{
+	char path[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", e->p->pid);
+	n = readlink(path, out, outlen - 1);
+	if (n < 0)
+		return -errno;
+	out[n] = '\0';
+	return 0;
+}

@@ -1,0 +1,170 @@
+/*
+ * engine: the one ptrace owner, and the per-client view of a process.
+ *
+ * utraced traces each process once (a struct uproc, shared) and lets any
+ * number of clients use it through engines, in the spirit of the kernel's
+ * utrace engines: an engine has its own breakpoints, watchpoints, signal
+ * filter and, per thread, its own wish (run, step or stay stopped). A thread
+ * runs only when no engine holds it. Packet handlers and tracers use this
+ * API only; nothing outside src/engine/ calls ptrace.
+ *
+ * All calls are made from the single event-loop thread. Events reach a
+ * client through its engine_client callbacks, called from engine_poll()
+ * (never from inside another engine_* call), so a callback may call back
+ * into the engine freely.
+ */
+#ifndef UTRACED_ENGINE_H
+#define UTRACED_ENGINE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../arch/arch.h"
+
+struct engine;
+struct tracer;
+
+enum engine_stop_kind {
+	ENGINE_STOP_SIGNAL,	/* a signal arrived for tid: sig (host number) */
+	ENGINE_STOP_SWBREAK,	/* tid hit one of this engine's int3 breakpoints at addr */
+	ENGINE_STOP_HWBREAK,	/* tid hit one of this engine's hardware breakpoints */
+	ENGINE_STOP_WATCH,	/* watchpoint: addr, watch = ARCH_DR_WRITE/READ/ACCESS */
+	ENGINE_STOP_STEP,	/* a single-step this engine asked for finished */
+	ENGINE_STOP_INTERRUPT,	/* engine_interrupt() took effect (report as SIGINT) */
+	ENGINE_STOP_ATTACHED,	/* initial stop after attach or launch */
+	ENGINE_STOP_EXITED,	/* the process exited: status = exit code */
+	ENGINE_STOP_KILLED,	/* the process was killed by signal sig */
+};
+
+struct engine_stop {
+	enum engine_stop_kind kind;
+	pid_t pid;
+	pid_t tid;
+	int sig;
+	int status;
+	int watch;
+	uint64_t addr;
+};
+
+/* What a client gives its engine. */
+struct engine_client {
+	void *ctx;
+	/*
+	 * The process is stopped for this engine (all threads held by it), or
+	 * has exited/was killed (then the engine is dead: only engine_detach()
+	 * is still allowed). Called once per engine_resume().
+	 */
+	void (*on_stop)(void *ctx, const struct engine_stop *stop);
+	const char *name; /* endpoint description, for `engines` listings */
+	pid_t peer_pid;	  /* client process, when known (else 0) */
+	uid_t peer_uid;
+};
+
+/* The tracer: all traced processes. One per utraced daemon. */
+struct tracer *tracer_new(void);
+void tracer_free(struct tracer *t); /* detaches (or kills launched-by-us with kill_launched) */
+/* fd to poll for readability (a signalfd for SIGCHLD); then call tracer_poll(). */
+int tracer_fd(struct tracer *t);
+void tracer_poll(struct tracer *t);
+/* True while any process is traced. */
+bool tracer_busy(struct tracer *t);
+
+/*
+ * Start argv[0] under ptrace, stopped at its first instruction, with this
+ * engine attached and holding it. env NULL = inherit; cwd NULL = ours.
+ * Returns NULL with *err = -errno.
+ */
+#define ENGINE_LAUNCH_NO_ASLR 1u /* personality(ADDR_NO_RANDOMIZE), gdb's default */
+#define ENGINE_LAUNCH_STDIO   2u /* stdin from /dev/null, stdout to our stderr (RSP on stdio) */
+struct engine *engine_launch(struct tracer *t, char *const argv[], char *const env[],
+			     const char *cwd, unsigned flags, const struct engine_client *c,
+			     int *err);
+/*
+ * Attach to process pid (joining it if this tracer already holds it); the
+ * process is stopped for this engine when this returns. NULL, *err = -errno.
+ */
+struct engine *engine_attach(struct tracer *t, pid_t pid, const struct engine_client *c, int *err);
+/*
+ * Leave: drop this engine's breakpoints, watchpoints and holds; the last
+ * engine out detaches ptrace and the process runs on as it was found.
+ * Frees e. Works on a dead engine too.
+ */
+void engine_detach(struct engine *e);
+/* Kill the process (SIGKILL). on_stop(KILLED) follows. */
+int engine_kill(struct engine *e);
+
+pid_t engine_pid(const struct engine *e);
+const struct arch_desc *engine_arch(const struct engine *e);
+bool engine_was_attached(const struct engine *e); /* attached (true) or launched (false) */
+bool engine_alive(const struct engine *e);
+
+/* Threads, in creation order. Returns the count; fills at most max tids. */
+size_t engine_threads(struct engine *e, pid_t *tids, size_t max);
+bool engine_thread_alive(struct engine *e, pid_t tid);
+/* Thread name from /proc (comm), into out[outlen]; returns 0 or -errno. */
+int engine_thread_name(struct engine *e, pid_t tid, char *out, size_t outlen);
+
+/* Per-thread resume actions; threads not listed stay as deflt says. */
+enum engine_action {
+	ENGINE_HOLD,	/* stay stopped (for this engine) */
+	ENGINE_RUN,
+	ENGINE_STEP,
+};
+
+struct engine_resume {
+	pid_t tid; /* -1: every thread not otherwise listed */
+	enum engine_action action;
+	int sig;   /* host signal to deliver, 0 = none */
+};
+
+/*
+ * All-stop resume: apply actions (first match per thread wins, like vCont).
+ * Threads that end up HOLD stay stopped. Only valid while the process is
+ * stopped for e. on_stop() is called when it next stops for e.
+ */
+int engine_resume(struct engine *e, const struct engine_resume *acts, size_t n);
+/* Ask for a stop for this engine (^C); on_stop(INTERRUPT) follows unless it is already stopped. */
+int engine_interrupt(struct engine *e);
+bool engine_stopped(const struct engine *e);
+
+/*
+ * Signals this engine does not want to stop for (gdb's QPassSignals).
+ * pass[sig] for host signals 1..NSIG-1.
+ */
+void engine_set_pass_signals(struct engine *e, const bool pass[NSIG]);
+
+/* Memory. Reads never show breakpoint bytes; writes keep them. */
+ssize_t engine_mem_read(struct engine *e, uint64_t addr, void *buf, size_t len);
+ssize_t engine_mem_write(struct engine *e, uint64_t addr, const void *buf, size_t len);
+
+/*
+ * Registers of a stopped thread: a pointer to the cached raw state, valid
+ * until the thread resumes. After changing it, call engine_regs_store()
+ * with the ARCH_RS_* bits touched; it writes through to the thread.
+ */
+int engine_regs(struct engine *e, pid_t tid, struct arch_regs **out);
+int engine_regs_store(struct engine *e, pid_t tid, unsigned which);
+
+int engine_siginfo_get(struct engine *e, pid_t tid, siginfo_t *si);
+int engine_siginfo_set(struct engine *e, pid_t tid, const siginfo_t *si);
+
+/* Breakpoints and watchpoints of this engine. 0 or -errno (-ENOSPC: no debug register). */
+enum engine_bp_type {
+	ENGINE_BP_SW,
+	ENGINE_BP_HW,
+	ENGINE_BP_WRITE,
+	ENGINE_BP_READ,
+	ENGINE_BP_ACCESS,
+};
+int engine_bp_insert(struct engine *e, enum engine_bp_type type, uint64_t addr, int len);
+int engine_bp_remove(struct engine *e, enum engine_bp_type type, uint64_t addr, int len);
+
+/* Whole /proc/PID/<name> file (auxv, cmdline, maps ...), malloc'ed into *out. */
+int engine_proc_read(struct engine *e, const char *name, char **out, size_t *len);
+/* Absolute path of the executable. */
+int engine_exe_path(struct engine *e, char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,309 @@
+/*
+ * engine_attach.c: how an engine comes and goes: launch, attach, join,
+ * detach, kill.
+ *
+ * A launched child waits on a pipe until we have seized it, so it is
+ * traced from its first instruction with PTRACE_SEIZE semantics (no
+ * SIGSTOP, no PTRACE_TRACEME); its execve() then stops in
+ * PTRACE_EVENT_EXEC. A second, close-on-exec pipe carries execve()'s errno
+ * back if it fails.
+ */
+#include "engine_int.h"
+
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static struct engine *engine_new(struct uproc *p, const struct engine_client *c)
+{
+	struct engine *e;
+	int slot;
+
+	for (slot = 0; slot < UPROC_MAX_ENGINES; slot++)
+		if (!(p->slots & (1ULL << slot)))
+			break;
+	if (slot == UPROC_MAX_ENGINES)
+		return NULL;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->p = p;
+	e->slot = slot;
+	e->client = *c;
+	p->slots |= 1ULL << slot;
+	e->next = p->engines;
+	p->engines = e;
+	return e;
+}
+
+static void engine_unlink(struct engine *e)
+{
+	struct uproc *p = e->p;
+
+	for (struct engine **pp = &p->engines; *pp; pp = &(*pp)->next) {
+		if (*pp == e) {
+			*pp = e->next;
+			break;
+		}
+	}
+	p->slots &= ~ENGINE_BIT(e);
+	free(e);
+}
+
+/* A 32-bit thread has a 68-byte NT_PRSTATUS regset, a 64-bit one 216. */
+static void detect_arch(struct uproc *p, pid_t tid)
+{
+	struct user_regs_struct regs;
+	struct iovec iov = { .iov_base = &regs, .iov_len = sizeof(regs) };
+
+	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov) == 0)
+		p->arch = arch_get(iov.iov_len < sizeof(regs) ? ARCH_I386 : ARCH_AMD64);
+}
+
+static void child_exec(char *const argv[], char *const env[], const char *cwd, unsigned flags,
+		       int go[2], int err_fd)
+{
+	int go_fd = go[0];
+
+	char c;
+	int e;
+
+	if (flags & ENGINE_LAUNCH_NO_ASLR)
+		personality(ADDR_NO_RANDOMIZE);
+	if (flags & ENGINE_LAUNCH_STDIO) {
+		int fd = open("/dev/null", O_RDONLY);
+
+		dup2(fd, 0);
+		dup2(2, 1);
+	}
+	if (read(go_fd, &c, 1) < 0)
+		_exit(127);
+	if (cwd && chdir(cwd) < 0)
+		goto fail;
+	if (env)
+		execvpe(argv[0], argv, env);
+	else
+		execvp(argv[0], argv);
+fail:
+	e = errno;
+	if (write(err_fd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/* Wait for the launched child's exec stop; -errno if it never came. */
+static int wait_exec(pid_t pid, int err_fd)
+{
+	int status, e = 0;
+
+	for (;;) {
+		if (waitpid(pid, &status, __WALL) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			if (read(err_fd, &e, sizeof(e)) != sizeof(e))
+				e = ECHILD;
+			return -e;
+		}
+		if ((unsigned)status >> 16 == PTRACE_EVENT_EXEC)
+			return 0;
+		/* anything before exec (a signal sent to it): pass it on */
+		ptrace(PTRACE_CONT, pid, 0L,
+		       (long)((unsigned)status >> 16 ? 0 : WSTOPSIG(status)));
+	}
+}
+
+struct engine *engine_launch(struct tracer *t, char *const argv[], char *const env[],
+			     const char *cwd, unsigned flags, const struct engine_client *c,
+			     int *err)
+{
+	int go[2], ep[2];
+	struct uproc *p;
+	struct engine *e;
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
+		*err = -errno;
+		return NULL;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(go[1]); /* or the read below never sees EOF */
+		close(ep[0]);
+		child_exec(argv, env, cwd, flags, go, ep[1]);
+	}
+	close(go[0]);
+	close(ep[1]);
+	*err = pid < 0 ? -errno : 0;
+	if (pid > 0 && ptrace(PTRACE_SEIZE, pid, 0L,
+			      (long)(PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC |
+				     PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK |
+				     PTRACE_O_TRACEVFORK)) < 0)
+		*err = -errno;
+	close(go[1]); /* go: exec now */
+	if (pid > 0 && !*err)
+		*err = wait_exec(pid, ep[0]);
+	close(ep[0]);
+	if (*err) {
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, __WALL);
+		}
+		return NULL;
+	}
+	p = uproc_new(t, pid, false);
+	uthread_add(p, pid)->stopped = true;
+	detect_arch(p, pid);
+	e = engine_new(p, c);
+	e->stopped = true;
+	e->report = (struct engine_stop){
+		.kind = ENGINE_STOP_ATTACHED, .pid = pid, .tid = pid, .sig = SIGTRAP
+	};
+	return e;
+}
+
+/* Seize every thread of pid, including those created while we do it. */
+static int seize_all(struct uproc *p)
+{
+	char path[64];
+	bool more = true;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", p->pid);
+	while (more) {
+		DIR *d = opendir(path);
+		struct dirent *de;
+
+		if (!d)
+			return -ESRCH;
+		more = false;
+		while ((de = readdir(d))) {
+			pid_t tid = (pid_t)atoi(de->d_name);
+
+			if (tid <= 0 || uproc_thread(p, tid))
+				continue;
+			err = uproc_seize(p, tid);
+			if (err && tid == p->pid)
+				break;
+			more = !err;
+			err = 0;
+		}
+		closedir(d);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static bool is_leader(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", pid, pid);
+	return access(path, F_OK) == 0;
+}
+
+/* Wait until the process is stopped for e (its report is the attach stop). */
+static int wait_stopped_for(struct tracer *t, struct engine *e)
+{
+	e->interrupt_req = true;
+	sched_update(e->p);
+	while (!e->stopped && !e->dead)
+		if (tracer_wait_one(t) < 0)
+			return -ESRCH;
+	e->notify = false; /* the caller knows: no on_stop() for this one */
+	if (e->dead)
+		return -ESRCH;
+	if (e->report.kind == ENGINE_STOP_INTERRUPT)
+		e->report.kind = ENGINE_STOP_ATTACHED;
+	return 0;
+}
+
+struct engine *engine_attach(struct tracer *t, pid_t pid, const struct engine_client *c, int *err)
+{
+	struct uproc *p;
+	struct engine *e;
+
+	for (p = t->procs; p && p->pid != pid; p = p->next)
+		;
+	if (!p) {
+		if (pid <= 0 || !is_leader(pid)) {
+			*err = pid > 0 && kill(pid, 0) == 0 ? -EINVAL : -ESRCH;
+			return NULL;
+		}
+		p = uproc_new(t, pid, true);
+		p->frozen = true;
+		*err = seize_all(p);
+		if (*err) {
+			uproc_detach_all(p);
+			uproc_free(p);
+			return NULL;
+		}
+		uproc_stop_all_sync(p);
+		p->frozen = false;
+		detect_arch(p, pid);
+	}
+	e = engine_new(p, c);
+	if (!e) {
+		*err = -EUSERS;
+		return NULL;
+	}
+	*err = wait_stopped_for(t, e);
+	if (*err) {
+		engine_detach(e);
+		return NULL;
+	}
+	return e;
+}
+
+void engine_detach(struct engine *e)
+{
+	struct uproc *p = e->p;
+
+	if (!p->exited)
+		bp_engine_drop(e);
+	for_each_thread(p, th) {
+		th->hold_mask &= ~ENGINE_BIT(e);
+		th->step_mask &= ~ENGINE_BIT(e);
+		th->sig_owners &= ~ENGINE_BIT(e);
+	}
+	engine_unlink(e);
+	if (p->engines) {
+		sched_update(p);
+		return;
+	}
+	p->frozen = true;
+	if (!p->exited)
+		uproc_stop_all_sync(p);
+	if (!p->exited)
+		uproc_detach_all(p);
+	uproc_free(p);
+}
+
+int engine_kill(struct engine *e)
+{
+	struct uproc *p = e->p;
+	struct tracer *t = p->t;
+	pid_t pid = p->pid;
+
+	if (p->exited)
+		return 0;
+	if (kill(pid, SIGKILL) < 0)
+		return -errno;
+	/* reap synchronously so the reply to 'k'/vKill comes after the death */
+	while (!p->exited)
+		if (tracer_wait_one(t) < 0)
+			break;
+	return 0;
+}

@@ -1,0 +1,173 @@
+/*
+ * engine_int.h: the tracing core's private structures.
+ *
+ * A uproc is one traced process (the ptrace side, shared by all engines),
+ * a uthread one of its threads, an engine one client's view. Only files in
+ * src/engine/ include this.
+ *
+ * Who runs: a thread runs when it is stopped-by-us, nobody needs the whole
+ * process stopped (an engine about to get a stop report, a ^C, or a step
+ * over a breakpoint), no engine is stopped (an all-stop engine that saw a
+ * stop holds every thread) and no engine holds that thread (vCont left it
+ * out). See docs/engines.md.
+ */
+#ifndef UTRACED_ENGINE_INT_H
+#define UTRACED_ENGINE_INT_H
+
+#include "engine.h"
+
+#define UPROC_MAX_ENGINES 64
+#define MORIBUND_MAX	  64
+
+enum uevent_kind {
+	UEV_NONE,
+	UEV_SIGNAL,  /* signal-delivery-stop: sig */
+	UEV_SWBREAK, /* int3 of ours at addr (pc already rewound) */
+	UEV_STEP,    /* single-step finished */
+	UEV_HW,	     /* debug register slot hit: addr, watch type in dr_type */
+};
+
+struct uevent {
+	enum uevent_kind kind;
+	int sig;
+	int dr_type;
+	uint64_t addr;
+	bool also_step; /* a step finished together with a hw hit */
+};
+
+struct uthread {
+	struct uthread *next;
+	struct uproc *p;
+	pid_t tid;
+	bool stopped;	   /* in a ptrace-stop that we have not resumed */
+	bool interrupting; /* PTRACE_INTERRUPT sent, no stop seen since */
+	bool stepping;	   /* last resumed with PTRACE_SINGLESTEP */
+	bool at_bp;	   /* reported at a breakpoint: resume must step over it */
+	bool dr_dirty;	   /* debug registers must be written before it runs */
+	bool regs_valid;   /* regs.gp cached */
+	bool xsave_valid;  /* regs.xsave cached */
+	bool has_pending;
+	struct uevent pending;	/* an event not yet given to the engines */
+	int deliver_sig;	/* signal to inject at the next resume */
+	uint64_t sig_owners;	/* engines that stopped for deliver_sig */
+	uint64_t hold_mask;	/* engines that keep this thread stopped */
+	uint64_t step_mask;	/* engines that want it single-stepped */
+	struct arch_regs regs;
+};
+
+struct swbp {
+	struct swbp *next;
+	uint64_t addr;
+	uint64_t owners; /* engines that inserted it */
+	uint8_t orig[16];
+	bool inserted;	 /* trap bytes are in memory */
+};
+
+struct hwbp {
+	struct hwbp *next;
+	enum engine_bp_type type;
+	uint64_t addr;
+	int len;
+	int refs;
+};
+
+struct engine {
+	struct engine *next;
+	struct uproc *p;
+	int slot; /* bit in the per-thread masks */
+	struct engine_client client;
+	bool stopped;	    /* the process is stopped for this engine */
+	bool interrupt_req; /* ^C asked, not yet reported */
+	bool has_report;    /* report waits for all threads to stop */
+	bool notify;	    /* report ready for on_stop() */
+	bool dead;	    /* the process is gone */
+	struct engine_stop report;
+	bool pass[NSIG];
+	struct hwbp *hw;    /* this engine's hardware breakpoints/watchpoints */
+};
+
+struct uproc {
+	struct uproc *next;
+	struct tracer *t;
+	pid_t pid;
+	const struct arch_desc *arch;
+	bool attached;	   /* attached (true) or launched (false) */
+	bool exited;
+	bool frozen;	   /* attaching or detaching: sched_update() leaves all stopped */
+	int memfd;	   /* /proc/PID/mem */
+	struct uthread *threads;
+	struct uthread *last_event; /* thread of the latest event (for ^C reports) */
+	struct engine *engines;
+	uint64_t slots;	   /* engine slots in use */
+	struct swbp *bps;
+	struct arch_dregs dregs;
+	bool dregs_used;   /* debug registers were ever written */
+	uint64_t moribund[MORIBUND_MAX]; /* recently removed breakpoint addresses */
+	unsigned moribund_next;
+	struct uthread *step_over;	 /* thread stepping over a breakpoint */
+	uint64_t step_over_addr;	 /* ... and the trap it steps over */
+};
+
+struct tracer {
+	int epfd;	/* what tracer_fd() returns */
+	int sigfd;	/* SIGCHLD */
+	int evfd;	/* wakes the loop for deferred on_stop() calls */
+	struct uproc *procs;
+	bool notify_pending;
+};
+
+/* tracer.c */
+void tracer_wake(struct tracer *t);
+/* Block until one status arrives and handle it; -ECHILD when nothing is traced. */
+int tracer_wait_one(struct tracer *t);
+struct uthread *tracer_find_thread(struct tracer *t, pid_t tid);
+
+/* uproc.c */
+struct uproc *uproc_new(struct tracer *t, pid_t pid, bool attached);
+void uproc_free(struct uproc *p);
+struct uthread *uthread_add(struct uproc *p, pid_t tid);
+void uthread_remove(struct uthread *th);
+struct uthread *uproc_thread(struct uproc *p, pid_t tid);
+int uproc_seize(struct uproc *p, pid_t tid);
+void uproc_detach_all(struct uproc *p);
+void uproc_stop_all_sync(struct uproc *p);
+void uproc_handle_status(struct uproc *p, struct uthread *th, int status);
+void uproc_exited(struct uproc *p, int status);
+
+/* sched.c */
+void sched_update(struct uproc *p);
+void sched_step_over_done(struct uproc *p);
+bool sched_all_stopped(struct uproc *p);
+
+/* event.c */
+void event_classify(struct uthread *th, int sig);
+void event_dispatch(struct uthread *th);
+uint64_t event_wanted_by(struct uthread *th, const struct uevent *ev);
+
+/* bp.c */
+struct swbp *bp_find(struct uproc *p, uint64_t addr);
+int bp_sw_insert(struct engine *e, uint64_t addr);
+int bp_sw_remove(struct engine *e, uint64_t addr);
+int bp_hw_insert(struct engine *e, enum engine_bp_type type, uint64_t addr, int len);
+int bp_hw_remove(struct engine *e, enum engine_bp_type type, uint64_t addr, int len);
+void bp_engine_drop(struct engine *e);
+int bp_write_insn(struct uproc *p, struct swbp *bp, bool trap);
+bool bp_is_moribund(struct uproc *p, uint64_t addr);
+void bp_dregs_apply(struct uthread *th);
+void bp_dregs_clear(struct uthread *th);
+
+/* mem.c */
+ssize_t mem_read_raw(struct uproc *p, uint64_t addr, void *buf, size_t len);
+ssize_t mem_write_raw(struct uproc *p, uint64_t addr, const void *buf, size_t len);
+int regs_fetch(struct uthread *th, bool xsave);
+int regs_store(struct uthread *th, unsigned which);
+void regs_invalidate(struct uthread *th);
+
+/* engine.c */
+void engine_report(struct engine *e, const struct engine_stop *st);
+
+#define for_each_thread(p, th) for (struct uthread *th = (p)->threads; th; th = th->next)
+#define for_each_engine(p, e)  for (struct engine *e = (p)->engines; e; e = e->next)
+#define ENGINE_BIT(e)	       (1ULL << (e)->slot)
+
+#endif

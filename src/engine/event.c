@@ -1,0 +1,194 @@
+/*
+ * event.c: what a stop means, and which engines want to hear about it.
+ *
+ * event_classify() turns a signal-delivery-stop into a uevent (our int3, a
+ * finished single-step, a debug-register hit, or a plain signal) and parks
+ * it on the thread. event_dispatch() gives a parked event to the engines
+ * that asked for it, all at once, or leaves it parked while one of them is
+ * busy with an earlier stop; a breakpoint hit is not parked but dropped
+ * (the thread is rewound onto the trap and will hit it again).
+ */
+#include "engine_int.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+
+#define DR_OFFSET(n) offsetof(struct user, u_debugreg[n])
+#define DR6_STEP     (1u << 14)
+
+static uint64_t dr6_take(struct uthread *th)
+{
+	long dr6;
+
+	errno = 0;
+	dr6 = ptrace(PTRACE_PEEKUSER, th->tid, (void *)DR_OFFSET(6), 0L);
+	if (errno)
+		return 0;
+	if (dr6 & 0xf)
+		ptrace(PTRACE_POKEUSER, th->tid, (void *)DR_OFFSET(6), 0L);
+	return (uint64_t)dr6;
+}
+
+/* An int3 of ours at pc-1? Rewind onto it. Returns true if it was ours. */
+static bool classify_int3(struct uthread *th, struct uevent *ev)
+{
+	struct uproc *p = th->p;
+	uint64_t addr;
+	struct swbp *bp;
+
+	if (regs_fetch(th, false) < 0)
+		return false;
+	addr = arch_pc(p->arch, &th->regs) - p->arch->trap_len;
+	bp = bp_find(p, addr);
+	if (!(bp && bp->inserted) && !bp_is_moribund(p, addr))
+		return false;
+	arch_set_pc(p->arch, &th->regs, addr);
+	regs_store(th, ARCH_RS_GP);
+	if (bp && bp->inserted) {
+		ev->kind = UEV_SWBREAK;
+		ev->addr = addr;
+	} else {
+		ev->kind = UEV_NONE; /* a trap we removed while it was being hit */
+	}
+	return true;
+}
+
+static bool classify_dr6(struct uthread *th, struct uevent *ev)
+{
+	struct uproc *p = th->p;
+	uint64_t dr6 = p->dregs_used ? dr6_take(th) : 0;
+	int slot = arch_dr_hit_slot(&p->dregs, dr6);
+
+	if (slot < 0)
+		return false;
+	ev->kind = UEV_HW;
+	ev->addr = p->dregs.addr[slot];
+	ev->dr_type = p->dregs.type[slot];
+	ev->also_step = th->stepping && (dr6 & DR6_STEP);
+	return true;
+}
+
+void event_classify(struct uthread *th, int sig)
+{
+	struct uevent ev = { .kind = UEV_SIGNAL, .sig = sig };
+	siginfo_t si;
+
+	if (sig != SIGTRAP)
+		goto out;
+	if (ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &si) < 0)
+		goto out;
+	if (si.si_code == SI_KERNEL && classify_int3(th, &ev))
+		goto out;
+	if (si.si_code <= 0)
+		goto out; /* sent by a process: a real SIGTRAP */
+	if (classify_dr6(th, &ev))
+		goto out;
+	if (th->stepping)
+		ev.kind = UEV_STEP;
+out:
+	if (ev.kind == UEV_NONE)
+		return;
+	th->pending = ev;
+	th->has_pending = true;
+}
+
+static bool hw_matches(const struct hwbp *h, const struct uevent *ev)
+{
+	bool exec = h->type == ENGINE_BP_HW;
+
+	if (exec != (ev->dr_type == ARCH_DR_EXEC))
+		return false;
+	return ev->addr >= h->addr && ev->addr < h->addr + (uint64_t)h->len;
+}
+
+uint64_t event_wanted_by(struct uthread *th, const struct uevent *ev)
+{
+	struct uproc *p = th->p;
+	uint64_t want = 0;
+	struct swbp *bp;
+
+	switch (ev->kind) {
+	case UEV_SIGNAL:
+		for_each_engine(p, e)
+			if (!e->pass[ev->sig])
+				want |= ENGINE_BIT(e);
+		return want;
+	case UEV_SWBREAK:
+		bp = bp_find(p, ev->addr);
+		return bp ? bp->owners : 0;
+	case UEV_STEP:
+		return th->step_mask;
+	case UEV_HW:
+		for_each_engine(p, e)
+			for (struct hwbp *h = e->hw; h; h = h->next)
+				if (hw_matches(h, ev))
+					want |= ENGINE_BIT(e);
+		return want | (ev->also_step ? th->step_mask : 0);
+	default:
+		return 0;
+	}
+}
+
+static void make_stop(struct uthread *th, const struct uevent *ev, struct engine *e,
+		      struct engine_stop *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->pid = th->p->pid;
+	st->tid = th->tid;
+	st->sig = SIGTRAP;
+	st->addr = ev->addr;
+	switch (ev->kind) {
+	case UEV_SIGNAL:
+		st->kind = ENGINE_STOP_SIGNAL;
+		st->sig = ev->sig;
+		break;
+	case UEV_SWBREAK:
+		st->kind = ENGINE_STOP_SWBREAK;
+		break;
+	case UEV_HW:
+		st->kind = ev->dr_type == ARCH_DR_EXEC ? ENGINE_STOP_HWBREAK : ENGINE_STOP_WATCH;
+		st->watch = ev->dr_type;
+		for (struct hwbp *h = e->hw; h; h = h->next)
+			if (hw_matches(h, ev))
+				return;
+		st->kind = ENGINE_STOP_STEP; /* only its step finished */
+		break;
+	default:
+		st->kind = ENGINE_STOP_STEP;
+		break;
+	}
+}
+
+void event_dispatch(struct uthread *th)
+{
+	struct uproc *p = th->p;
+	struct uevent ev = th->pending;
+	uint64_t want = event_wanted_by(th, &ev);
+
+	for_each_engine(p, e) {
+		if (!(want & ENGINE_BIT(e)) || !(e->stopped || e->has_report))
+			continue;
+		/* someone who wants it is busy: keep it for later */
+		if (ev.kind == UEV_SWBREAK)
+			th->has_pending = false; /* ... or let it hit again */
+		return;
+	}
+	th->has_pending = false;
+	if (ev.kind == UEV_SIGNAL) {
+		th->deliver_sig = ev.sig;
+		th->sig_owners = want;
+	}
+	if (!want)
+		return;
+	if (ev.kind == UEV_SWBREAK)
+		th->at_bp = true;
+	for_each_engine(p, e) {
+		if (!(want & ENGINE_BIT(e)))
+			continue;
+		make_stop(th, &ev, e, &e->report);
+		e->has_report = true;
+	}
+}

@@ -1,0 +1,167 @@
+/*
+ * sched.c: who runs. The arbitration between engines lives here.
+ *
+ * sched_update() is called after anything that may change who should run
+ * (a stop arrived, an engine resumed, attached or left). In order, it:
+ *  1. hands parked events to the engines that want them (event.c);
+ *  2. if an engine waits for a stop report, a ^C, or a thread must step
+ *     over a breakpoint, interrupts every running thread and waits until
+ *     all are stopped, then delivers the reports (the process is now
+ *     stopped for those engines, which hold every thread);
+ *  3. steps one thread over its breakpoint, the others held, so no thread
+ *     can run through the momentarily removed trap and miss a hit;
+ *  4. resumes every thread that no engine holds.
+ */
+#include "engine_int.h"
+
+#include <errno.h>
+#include <sys/ptrace.h>
+
+static bool any_engine_stopped(struct uproc *p)
+{
+	for_each_engine(p, e)
+		if (e->stopped)
+			return true;
+	return false;
+}
+
+static bool need_stop(struct uproc *p)
+{
+	for_each_engine(p, e)
+		if (e->has_report || (e->interrupt_req && !e->stopped))
+			return true;
+	return false;
+}
+
+/* Interrupt the running threads; true when all are stopped. */
+static bool stop_threads(struct uproc *p)
+{
+	bool all = true;
+
+	for_each_thread(p, th) {
+		if (th->stopped)
+			continue;
+		all = false;
+		if (!th->interrupting && ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L) == 0)
+			th->interrupting = true;
+	}
+	return all;
+}
+
+static void deliver_reports(struct uproc *p)
+{
+	for_each_engine(p, e) {
+		if (!e->has_report && !(e->interrupt_req && !e->stopped))
+			continue;
+		if (!e->has_report) {
+			struct uthread *th = p->last_event ? p->last_event : p->threads;
+
+			e->report = (struct engine_stop){ .kind = ENGINE_STOP_INTERRUPT,
+							  .pid = p->pid,
+							  .tid = th ? th->tid : p->pid,
+							  .sig = SIGINT };
+		}
+		e->has_report = false;
+		e->interrupt_req = false;
+		e->stopped = true;
+		for_each_thread(p, th) {
+			th->hold_mask &= ~ENGINE_BIT(e);
+			th->step_mask &= ~ENGINE_BIT(e);
+		}
+		engine_report(e, &e->report);
+	}
+}
+
+static int resume_thread(struct uthread *th, bool step)
+{
+	if (th->dr_dirty)
+		bp_dregs_apply(th);
+	if (ptrace(step ? PTRACE_SINGLESTEP : PTRACE_CONT, th->tid, 0L, (long)th->deliver_sig) < 0)
+		return -errno; /* ESRCH: it died; its exit status is on the way */
+	th->stopped = false;
+	th->stepping = step;
+	th->deliver_sig = 0;
+	th->sig_owners = 0;
+	th->at_bp = false;
+	regs_invalidate(th);
+	return 0;
+}
+
+static bool runnable(const struct uthread *th)
+{
+	return th->stopped && !th->has_pending && !th->hold_mask;
+}
+
+/* A runnable thread sitting on an inserted trap it was stopped at. */
+static struct uthread *find_step_over(struct uproc *p)
+{
+	for_each_thread(p, th) {
+		struct swbp *bp;
+
+		if (!runnable(th) || !th->at_bp)
+			continue;
+		if (regs_fetch(th, false) < 0)
+			continue;
+		bp = bp_find(p, arch_pc(p->arch, &th->regs));
+		if (bp && bp->inserted)
+			return th;
+		th->at_bp = false;
+	}
+	return NULL;
+}
+
+static void start_step_over(struct uproc *p)
+{
+	struct uthread *th = p->step_over;
+	uint64_t pc;
+	struct swbp *bp;
+
+	regs_fetch(th, false);
+	pc = arch_pc(p->arch, &th->regs);
+	bp = bp_find(p, pc);
+	p->step_over_addr = pc;
+	if (bp)
+		bp_write_insn(p, bp, false);
+	if (resume_thread(th, true) < 0)
+		sched_step_over_done(p);
+}
+
+void sched_step_over_done(struct uproc *p)
+{
+	struct swbp *bp = bp_find(p, p->step_over_addr);
+
+	if (bp && bp->inserted)
+		bp_write_insn(p, bp, true);
+	p->step_over = NULL;
+}
+
+void sched_update(struct uproc *p)
+{
+	struct uthread *th;
+
+	if (p->exited || p->frozen)
+		return;
+	for_each_thread(p, t)
+		if (t->stopped && t->has_pending)
+			event_dispatch(t);
+	if (need_stop(p)) {
+		if (!stop_threads(p))
+			return;
+		deliver_reports(p);
+	}
+	if (any_engine_stopped(p))
+		return;
+	if (p->step_over)
+		return; /* one instruction, then sched_step_over_done() */
+	th = find_step_over(p);
+	if (th) {
+		if (stop_threads(p)) {
+			p->step_over = th;
+			start_step_over(p);
+		}
+		return;
+	}
+	for_each_thread(p, t)
+		if (runnable(t))
+			resume_thread(t, t->step_mask != 0);
+}

@@ -1,0 +1,203 @@
+/*
+ * tracer.c: the daemon-wide ptrace owner and its wait loop.
+ *
+ * ptrace stops of our tracees are announced with SIGCHLD; we block the
+ * signal and read it from a signalfd, then reap every waitable status with
+ * waitpid(WNOHANG | __WALL) (signals coalesce, so one SIGCHLD may stand for
+ * many stops). An eventfd wakes the loop when a stop report is ready to be
+ * handed to a client outside the call that produced it.
+ */
+#include "engine_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int epoll_add(int epfd, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+
+	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+struct tracer *tracer_new(void)
+{
+	struct tracer *t = calloc(1, sizeof(*t));
+	sigset_t set;
+
+	if (!t)
+		return NULL;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	t->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	t->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	t->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (t->sigfd < 0 || t->evfd < 0 || t->epfd < 0 || epoll_add(t->epfd, t->sigfd) ||
+	    epoll_add(t->epfd, t->evfd)) {
+		tracer_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void tracer_free(struct tracer *t)
+{
+	if (!t)
+		return;
+	while (t->procs) {
+		struct uproc *p = t->procs;
+
+		while (p->engines)
+			engine_detach(p->engines);
+		if (t->procs == p) /* no engine: free it ourselves */
+			uproc_free(p);
+	}
+	if (t->sigfd >= 0)
+		close(t->sigfd);
+	if (t->evfd >= 0)
+		close(t->evfd);
+	if (t->epfd >= 0)
+		close(t->epfd);
+	free(t);
+}
+
+int tracer_fd(struct tracer *t)
+{
+	return t->epfd;
+}
+
+bool tracer_busy(struct tracer *t)
+{
+	return t->procs != NULL;
+}
+
+void tracer_wake(struct tracer *t)
+{
+	uint64_t one = 1;
+
+	t->notify_pending = true;
+	if (write(t->evfd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		perror("utraced: eventfd");
+}
+
+struct uthread *tracer_find_thread(struct tracer *t, pid_t tid)
+{
+	for (struct uproc *p = t->procs; p; p = p->next) {
+		struct uthread *th = uproc_thread(p, tid);
+
+		if (th)
+			return th;
+	}
+	return NULL;
+}
+
+/* The thread group of tid, from /proc; 0 if unknown. */
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/*
+ * A status for a tid we do not know yet: a new thread whose first stop
+ * overtook its creator's PTRACE_EVENT_CLONE. Adopt it into its process.
+ */
+static struct uthread *adopt_thread(struct tracer *t, pid_t tid)
+{
+	pid_t tgid = tgid_of(tid);
+
+	for (struct uproc *p = t->procs; p; p = p->next)
+		if (p->pid == tgid)
+			return uthread_add(p, tid);
+	return NULL;
+}
+
+static void handle_status(struct tracer *t, pid_t tid, int status)
+{
+	struct uthread *th = tracer_find_thread(t, tid);
+
+	if (!th && WIFSTOPPED(status))
+		th = adopt_thread(t, tid);
+	if (!th)
+		return; /* a process we already let go of */
+	uproc_handle_status(th->p, th, status);
+}
+
+int tracer_wait_one(struct tracer *t)
+{
+	int status;
+	pid_t tid;
+
+	do
+		tid = waitpid(-1, &status, __WALL);
+	while (tid < 0 && errno == EINTR);
+	if (tid < 0)
+		return -errno;
+	handle_status(t, tid, status);
+	return 0;
+}
+
+static void reap_all(struct tracer *t)
+{
+	struct signalfd_siginfo si;
+	int status;
+	pid_t tid;
+
+	while (read(t->sigfd, &si, sizeof(si)) == sizeof(si))
+		;
+	while ((tid = waitpid(-1, &status, __WALL | WNOHANG)) > 0)
+		handle_status(t, tid, status);
+}
+
+/* Hand ready stop reports to their clients. */
+static void notify_all(struct tracer *t)
+{
+	uint64_t n;
+	bool again = true;
+
+	if (read(t->evfd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		perror("utraced: eventfd");
+	t->notify_pending = false;
+	while (again) {
+		again = false;
+		for (struct uproc *p = t->procs; p && !again; p = p->next) {
+			for_each_engine(p, e) {
+				struct engine_stop st;
+
+				if (!e->notify)
+					continue;
+				e->notify = false;
+				st = e->report;
+				/* the callback may detach engines or free p: rescan */
+				e->client.on_stop(e->client.ctx, &st);
+				again = true;
+				break;
+			}
+		}
+	}
+}
+
+void tracer_poll(struct tracer *t)
+{
+	reap_all(t);
+	notify_all(t);
+}

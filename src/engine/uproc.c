@@ -1,0 +1,282 @@
+/*
+ * uproc.c: a traced process and its threads, as ptrace sees them.
+ *
+ * Attaching seizes every thread (PTRACE_SEIZE, so no SIGSTOP is ever sent
+ * to the program and group-stop stays the program's own business); clones
+ * are followed with PTRACE_O_TRACECLONE. This file turns raw wait statuses
+ * into thread state and hands real events to event.c; what then runs is
+ * decided in sched.c.
+ */
+#include "engine_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SEIZE_OPTIONS                                                                         \
+	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
+	 PTRACE_O_TRACEVFORK)
+
+struct uproc *uproc_new(struct tracer *t, pid_t pid, bool attached)
+{
+	struct uproc *p = calloc(1, sizeof(*p));
+	char path[64];
+
+	if (!p)
+		return NULL;
+	p->t = t;
+	p->pid = pid;
+	p->attached = attached;
+	p->arch = arch_get(ARCH_AMD64);
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	p->memfd = open(path, O_RDWR | O_CLOEXEC);
+	p->next = t->procs;
+	t->procs = p;
+	return p;
+}
+
+void uproc_free(struct uproc *p)
+{
+	struct uproc **pp;
+
+	for (pp = &p->t->procs; *pp; pp = &(*pp)->next) {
+		if (*pp == p) {
+			*pp = p->next;
+			break;
+		}
+	}
+	while (p->threads)
+		uthread_remove(p->threads);
+	while (p->bps) {
+		struct swbp *bp = p->bps;
+
+		p->bps = bp->next;
+		free(bp);
+	}
+	if (p->memfd >= 0)
+		close(p->memfd);
+	free(p);
+}
+
+struct uthread *uproc_thread(struct uproc *p, pid_t tid)
+{
+	for_each_thread(p, th)
+		if (th->tid == tid)
+			return th;
+	return NULL;
+}
+
+struct uthread *uthread_add(struct uproc *p, pid_t tid)
+{
+	struct uthread *th = calloc(1, sizeof(*th)), **tail;
+
+	if (!th)
+		abort();
+	th->p = p;
+	th->tid = tid;
+	th->dr_dirty = p->dregs_used;
+	for (tail = &p->threads; *tail; tail = &(*tail)->next)
+		;
+	*tail = th;
+	return th;
+}
+
+void uthread_remove(struct uthread *th)
+{
+	struct uproc *p = th->p;
+
+	for (struct uthread **pp = &p->threads; *pp; pp = &(*pp)->next) {
+		if (*pp == th) {
+			*pp = th->next;
+			break;
+		}
+	}
+	if (p->last_event == th)
+		p->last_event = NULL;
+	if (p->step_over == th)
+		sched_step_over_done(p);
+	free(th);
+}
+
+int uproc_seize(struct uproc *p, pid_t tid)
+{
+	struct uthread *th;
+
+	if (ptrace(PTRACE_SEIZE, tid, 0L, (long)SEIZE_OPTIONS) < 0)
+		return -errno;
+	th = uthread_add(p, tid);
+	if (ptrace(PTRACE_INTERRUPT, tid, 0L, 0L) == 0)
+		th->interrupting = true;
+	return 0;
+}
+
+bool sched_all_stopped(struct uproc *p)
+{
+	for_each_thread(p, th)
+		if (!th->stopped)
+			return false;
+	return true;
+}
+
+/* Interrupt every running thread and wait until all are stopped (or gone). */
+void uproc_stop_all_sync(struct uproc *p)
+{
+	struct tracer *t = p->t;
+	pid_t pid = p->pid;
+
+	for_each_thread(p, th) {
+		if (th->stopped || th->interrupting)
+			continue;
+		if (ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L) == 0)
+			th->interrupting = true;
+	}
+	/* p may be freed by an exit handled in tracer_wait_one(): look it up each time */
+	for (;;) {
+		struct uproc *q;
+
+		for (q = t->procs; q && q != p; q = q->next)
+			;
+		if (!q || q->pid != pid || q->exited || sched_all_stopped(q))
+			return;
+		if (tracer_wait_one(t) < 0)
+			return;
+	}
+}
+
+/* Let every thread go, each with the signal it was about to receive. */
+void uproc_detach_all(struct uproc *p)
+{
+	for_each_thread(p, th) {
+		int sig = th->deliver_sig;
+
+		if (!th->stopped)
+			continue;
+		if (th->has_pending && th->pending.kind == UEV_SIGNAL)
+			sig = th->pending.sig;
+		if (p->dregs_used)
+			bp_dregs_clear(th);
+		ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig);
+	}
+}
+
+void uproc_exited(struct uproc *p, int status)
+{
+	struct engine_stop st = { .pid = p->pid, .tid = p->pid };
+
+	p->exited = true;
+	if (WIFEXITED(status)) {
+		st.kind = ENGINE_STOP_EXITED;
+		st.status = WEXITSTATUS(status);
+	} else {
+		st.kind = ENGINE_STOP_KILLED;
+		st.sig = WTERMSIG(status);
+	}
+	while (p->threads)
+		uthread_remove(p->threads);
+	for_each_engine(p, e) {
+		e->dead = true;
+		e->stopped = false;
+		e->has_report = false;
+		engine_report(e, &st);
+	}
+}
+
+/*
+ * A fork/vfork child inherited our breakpoints' trap bytes (fork) and is
+ * being traced because of PTRACE_O_TRACEFORK. Until follow-fork is
+ * supported, let it go clean: restore the original bytes in its copy of
+ * memory and detach. A vfork child shares our memory, so it is let go as
+ * it is (it almost always execs or exits at once).
+ */
+static void release_fork_child(struct uproc *p, pid_t child, bool vfork)
+{
+	char path[64];
+	int status, fd;
+
+	while (waitpid(child, &status, __WALL) < 0 && errno == EINTR)
+		;
+	if (!vfork) {
+		snprintf(path, sizeof(path), "/proc/%d/mem", child);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		for (struct swbp *bp = p->bps; bp && fd >= 0; bp = bp->next)
+			if (bp->inserted && pwrite(fd, bp->orig, p->arch->trap_len,
+						   (off_t)bp->addr) < 0)
+				break;
+		if (fd >= 0)
+			close(fd);
+	}
+	ptrace(PTRACE_DETACH, child, 0L, 0L);
+}
+
+static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
+{
+	unsigned long msg = 0;
+
+	ptrace(PTRACE_GETEVENTMSG, th->tid, 0L, &msg);
+	switch (event) {
+	case PTRACE_EVENT_CLONE:
+		if (!uproc_thread(p, (pid_t)msg))
+			uthread_add(p, (pid_t)msg);
+		break;
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+		release_fork_child(p, (pid_t)msg, event == PTRACE_EVENT_VFORK);
+		break;
+	case PTRACE_EVENT_EXEC:
+		/*
+		 * The old image is gone, and with it our trap bytes and every
+		 * other thread (their deaths may or may not be reported; an
+		 * unknown tid is ignored). The execing thread now has the
+		 * leader's tid, which is the one this stop came with.
+		 */
+		for (struct uthread *o = p->threads, *n; o; o = n) {
+			n = o->next;
+			if (o != th)
+				uthread_remove(o);
+		}
+		for (struct swbp *bp = p->bps; bp; bp = bp->next)
+			bp->inserted = false;
+		break;
+	default:
+		break;
+	}
+}
+
+void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
+{
+	int sig = WSTOPSIG(status);
+	int event = (unsigned)status >> 16;
+
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		/* the leader's death is reported after every other thread's */
+		if (th->tid == p->pid) {
+			uproc_exited(p, status);
+			return;
+		}
+		uthread_remove(th);
+		sched_update(p);
+		return;
+	}
+	if (!WIFSTOPPED(status))
+		return;
+	th->stopped = true;
+	th->interrupting = false;
+	regs_invalidate(th);
+	if (event == PTRACE_EVENT_STOP) {
+		/* an interrupt, a group-stop or a new thread's first stop: no event */
+	} else if (event) {
+		handle_ptrace_event(p, th, event);
+	} else if (sig != (SIGTRAP | 0x80)) { /* syscall stops are not asked for yet */
+		p->last_event = th;
+		event_classify(th, sig);
+	}
+	if (p->step_over == th)
+		sched_step_over_done(p);
+	th->stepping = false;
+	sched_update(p);
+}

@@ -1,0 +1,94 @@
+/*
+ * gdb: the gdb packet handlers, one file per packet family.
+ *
+ * A gdb_session is one RSP client talking to (at most) one engine. Handlers
+ * get the packet payload, parse it, act through the engine API and write
+ * their reply into s->reply; the dispatcher frames it. Nothing here calls
+ * ptrace or touches sockets: the endpoint feeds bytes in and drains
+ * s->rsp.out.
+ */
+#ifndef UTRACED_GDB_H
+#define UTRACED_GDB_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "../engine/engine.h"
+#include "../rsp/rsp.h"
+#include "../util/buf.h"
+
+struct gdb_server; /* daemon-wide options, shared by sessions (main.c) */
+
+struct gdb_session {
+	struct rsp_conn rsp;
+	struct buf reply;	    /* payload of the reply being built */
+	struct engine *engine;	    /* NULL before attach/run or after kill */
+	struct tracer *tracer;
+	const struct gdb_server *server;
+	bool extended;		    /* '!' received */
+	bool waiting;		    /* a resume is in flight; the stop reply is owed */
+	bool closing;		    /* the endpoint should close after flushing */
+	bool detached;		    /* 'D' succeeded */
+	bool killed;		    /* 'k' or vKill took the process */
+	bool noack_pending;	    /* QStartNoAckMode: stop acking after this reply */
+	bool multiprocess;	    /* both sides said multiprocess+: pPID.TID ids */
+	size_t thread_iter;	    /* qsThreadInfo position */
+	pid_t g_tid;		    /* Hg thread (0 = any) */
+	pid_t c_tid;		    /* Hc thread (0/-1 = any/all) */
+	struct engine_stop last;    /* last stop reported (for '?') */
+	bool have_last;
+	bool pass[NSIG];	    /* QPassSignals */
+	bool program_sig[NSIG];	    /* QProgramSignals (true = may deliver) */
+	bool program_sig_set;
+	struct buf xfer_cache;	    /* a qXfer object being read in chunks */
+	char xfer_key[320];	    /* which object xfer_cache holds */
+	int vfile_fds[16];	    /* vFile:open handles, -1 = free */
+	pid_t vfile_pid;	    /* vFile:setfs (0 = our own view) */
+	struct engine_client client;
+};
+
+/*
+ * A packet handler: payload is the whole packet (NUL-terminated; len
+ * excludes the NUL). Returns 0 when s->reply holds the reply (empty = "not
+ * supported"), GDB_NO_REPLY when the reply comes later (resume) or never,
+ * or -errno to have the dispatcher reply "E.errno-text"/"Enn".
+ */
+#define GDB_NO_REPLY 1
+typedef int (*gdb_handler_fn)(struct gdb_session *s, const char *payload, size_t len);
+
+enum gdb_match {
+	GDB_EXACT,  /* the whole payload equals the name */
+	GDB_PREFIX, /* payload starts with the name */
+	GDB_PARAM,  /* name, then end of packet or one of ":;," */
+};
+
+struct gdb_packet {
+	const char *name;
+	enum gdb_match match;
+	gdb_handler_fn fn;
+	bool needs_engine; /* reply E with no process */
+	const char *feature; /* advertised in qSupported, or NULL */
+};
+
+/* The table of all packets (gdb_dispatch.c) and its lookup. */
+extern const struct gdb_packet gdb_packets[];
+extern const size_t gdb_npackets;
+const struct gdb_packet *gdb_packet_find(const char *payload, size_t len);
+
+void gdb_session_init(struct gdb_session *s, struct tracer *t, const struct gdb_server *srv);
+void gdb_session_free(struct gdb_session *s); /* detaches the engine */
+/* Bytes from the client; replies accumulate in s->rsp.out. */
+void gdb_session_input(struct gdb_session *s, const uint8_t *data, size_t len);
+/* Attach the session to an engine (made by main for launch/--attach). */
+void gdb_session_set_engine(struct gdb_session *s, struct engine *e);
+
+/* Stop replies (gdb_stop.c): format st as T/S/W/X into b. */
+void gdb_stop_reply(struct gdb_session *s, const struct engine_stop *st, struct buf *b);
+
+/* Signal numbers (gdb_signals.c): host <-> gdb's enum gdb_signal. 0 if unknown. */
+int gdb_signal_from_host(int sig);
+int gdb_signal_to_host(int gsig);
+
+#endif

@@ -1,0 +1,37 @@
+/*
+ * gdb_break.c: Z and z: software and hardware breakpoints, watchpoints.
+ *
+ * "Ztype,addr,kind" with an optional ";cond..." tail that we ignore (we do
+ * not advertise ConditionalBreakpoints, so gdb evaluates conditions).
+ */
+#include "gdb_int.h"
+
+#include <errno.h>
+
+static const enum engine_bp_type z_types[] = {
+	ENGINE_BP_SW, ENGINE_BP_HW, ENGINE_BP_WRITE, ENGINE_BP_READ, ENGINE_BP_ACCESS,
+};
+
+int gdb_handle_z(struct gdb_session *s, const char *p, size_t len)
+{
+	const char *q = p + 1, *end = p + len;
+	uint64_t type, addr, kind;
+	int err;
+
+	if (rsp_parse_hex(&q, end, &type) < 0 || q >= end || *q++ != ',')
+		return -EINVAL;
+	if (gdb_parse_addr_len(&q, end, &addr, &kind) < 0 || (q != end && *q != ';'))
+		return -EINVAL;
+	if (type >= sizeof(z_types) / sizeof(z_types[0]))
+		return 0; /* not supported: empty reply */
+	if (kind == 0 || kind > 0x10000)
+		return -EINVAL;
+	if (p[0] == 'Z')
+		err = engine_bp_insert(s->engine, z_types[type], addr, (int)kind);
+	else
+		err = engine_bp_remove(s->engine, z_types[type], addr, (int)kind);
+	if (err)
+		return err;
+	buf_puts(&s->reply, "OK");
+	return 0;
+}

@@ -1,0 +1,80 @@
+/*
+ * gdb_int.h: helpers shared by the packet handler files, and the daemon
+ * options they consult (struct gdb_server, filled in by main.c).
+ */
+#ifndef UTRACED_GDB_INT_H
+#define UTRACED_GDB_INT_H
+
+#include "gdb.h"
+#include "gdb_handlers.h"
+
+struct gdb_server {
+	bool multi;	   /* --multi: extended-remote, lives on without a process */
+	bool once;	   /* --once: serve one client, then exit */
+	bool remote_debug; /* --remote-debug: packet log on stderr */
+	bool stdio;	   /* RSP on our stdin/stdout */
+	/* Called when the process exits or is killed (progress line, exit policy). */
+	void (*on_exit)(struct gdb_session *s, const struct engine_stop *st);
+	/* Called after a successful detach. */
+	void (*on_detach)(struct gdb_session *s, pid_t pid);
+};
+
+/*
+ * Thread ids: "TID", "pPID.TID", "pPID", "-1", "0". On success *pid and *tid
+ * get the values (-1 = all, 0 = any; pid 0 when not given) and *pp moves past.
+ */
+int gdb_parse_tid(const char **pp, const char *end, pid_t *pid, pid_t *tid);
+/* Append a thread id in the session's format (multiprocess or not). */
+void gdb_put_tid(struct gdb_session *s, struct buf *b, pid_t tid);
+/* The thread registers/memory ops apply to (Hg, else the last stop's thread). */
+pid_t gdb_current_tid(struct gdb_session *s);
+
+/* Parse "ADDR,LEN" (hex) up to end or the given terminator; -EINVAL if malformed. */
+int gdb_parse_addr_len(const char **pp, const char *end, uint64_t *addr, uint64_t *len);
+
+/* qXfer reply: slice [off, off+len) of an object into s->reply as m/l. */
+void gdb_xfer_slice(struct gdb_session *s, const char *obj, size_t objlen, uint64_t off,
+		    uint64_t len);
+
+/* qSupported features derived from the packet table (gdb_dispatch.c). */
+void gdb_put_features(struct gdb_session *s, struct buf *b);
+
+/* Packet handlers, by file. See the table in gdb_dispatch.c. */
+int gdb_handle_qsupported(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_noack(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_pass_signals(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_program_signals(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_qsymbol(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_qattached(struct gdb_session *s, const char *p, size_t len);
+
+int gdb_handle_qfthreadinfo(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_qsthreadinfo(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_qc(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_h(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_t(struct gdb_session *s, const char *p, size_t len);
+
+int gdb_handle_xfer(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_xfer_write(struct gdb_session *s, const char *p, size_t len);
+
+int gdb_handle_g(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_G(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_p(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_P(struct gdb_session *s, const char *p, size_t len);
+
+int gdb_handle_m(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_M(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_X(struct gdb_session *s, const char *p, size_t len);
+
+int gdb_handle_z(struct gdb_session *s, const char *p, size_t len);
+
+int gdb_handle_question(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_vcont_query(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_vcont(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_vctrlc(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_c(struct gdb_session *s, const char *p, size_t len);
+
+int gdb_handle_detach(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_kill(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_vkill(struct gdb_session *s, const char *p, size_t len);
+
+#endif

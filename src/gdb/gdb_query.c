@@ -1,0 +1,102 @@
+/*
+ * gdb_query.c: connection-level packets: qSupported, no-ack mode, signal
+ * pass lists, qSymbol, qAttached.
+ */
+#include "gdb_int.h"
+
+#include <errno.h>
+#include <string.h>
+
+int gdb_handle_qsupported(struct gdb_session *s, const char *p, size_t len)
+{
+	const char *end = p + len;
+
+	/* the client's features: only multiprocess changes what we send */
+	s->multiprocess = false;
+	for (const char *f = memchr(p, ':', len); f && f < end; f = memchr(f, ';', (size_t)(end - f))) {
+		f++;
+		if ((size_t)(end - f) >= 13 && !memcmp(f, "multiprocess+", 13))
+			s->multiprocess = true;
+	}
+	gdb_put_features(s, &s->reply);
+	return 0;
+}
+
+int gdb_handle_noack(struct gdb_session *s, const char *p, size_t len)
+{
+	(void)p;
+	(void)len;
+	buf_puts(&s->reply, "OK");
+	/* the OK itself still gets acked by the client: switch after queueing it */
+	s->noack_pending = true;
+	return 0;
+}
+
+/* "Qname:s1;s2;..." (hex gdb signal numbers) into a host-signal mask. */
+static int parse_signal_list(const char *p, size_t len, bool out[NSIG])
+{
+	const char *end = p + len;
+	const char *q = memchr(p, ':', len);
+
+	memset(out, 0, NSIG * sizeof(bool));
+	if (!q)
+		return len == strlen("QPassSignals") || len == strlen("QProgramSignals") ? 0 : -EINVAL;
+	q++;
+	while (q < end) {
+		uint64_t g;
+		int host;
+
+		if (rsp_parse_hex(&q, end, &g) < 0 || g > 0xffff)
+			return -EINVAL;
+		host = gdb_signal_to_host((int)g);
+		if (host > 0 && host < NSIG)
+			out[host] = true;
+		if (q < end && *q++ != ';')
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int gdb_handle_pass_signals(struct gdb_session *s, const char *p, size_t len)
+{
+	bool pass[NSIG];
+	int err = parse_signal_list(p, len, pass);
+
+	if (err)
+		return err;
+	memcpy(s->pass, pass, sizeof(pass));
+	if (s->engine)
+		engine_set_pass_signals(s->engine, s->pass);
+	buf_puts(&s->reply, "OK");
+	return 0;
+}
+
+int gdb_handle_program_signals(struct gdb_session *s, const char *p, size_t len)
+{
+	bool allow[NSIG];
+	int err = parse_signal_list(p, len, allow);
+
+	if (err)
+		return err;
+	memcpy(s->program_sig, allow, sizeof(allow));
+	s->program_sig_set = true;
+	buf_puts(&s->reply, "OK");
+	return 0;
+}
+
+int gdb_handle_qsymbol(struct gdb_session *s, const char *p, size_t len)
+{
+	(void)p;
+	(void)len;
+	/* we look up no symbols (no libthread_db): threads come from /proc */
+	buf_puts(&s->reply, "OK");
+	return 0;
+}
+
+int gdb_handle_qattached(struct gdb_session *s, const char *p, size_t len)
+{
+	(void)p;
+	(void)len;
+	buf_puts(&s->reply, engine_was_attached(s->engine) ? "1" : "0");
+	return 0;
+}

@@ -1,0 +1,158 @@
+/*
+ * gdb_resume.c: execution packets: ?, c/C/s/S, vCont?, vCont, vCtrlC.
+ *
+ * A resume gets no reply now: the session owes a stop reply, which
+ * session_on_stop() sends when the engine reports the next stop.
+ */
+#include "gdb_int.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define VCONT_MAX_ACTIONS 64
+
+int gdb_handle_question(struct gdb_session *s, const char *p, size_t len)
+{
+	(void)p;
+	(void)len;
+	if (!s->have_last) {
+		buf_puts(&s->reply, "W00");
+		return 0;
+	}
+	gdb_stop_reply(s, &s->last, &s->reply);
+	return 0;
+}
+
+int gdb_handle_vcont_query(struct gdb_session *s, const char *p, size_t len)
+{
+	(void)p;
+	(void)len;
+	buf_puts(&s->reply, "vCont;c;C;s;S;t");
+	return 0;
+}
+
+/* A gdb signal number from the client, as a host signal we may deliver. */
+static int host_signal(struct gdb_session *s, uint64_t gsig)
+{
+	int sig = gsig > 0xffff ? 0 : gdb_signal_to_host((int)gsig);
+
+	if (sig <= 0 || sig >= NSIG)
+		return 0;
+	if (s->program_sig_set && !s->program_sig[sig])
+		return 0;
+	return sig;
+}
+
+static int start_resume(struct gdb_session *s, const struct engine_resume *acts, size_t n)
+{
+	int err = engine_resume(s->engine, acts, n);
+
+	if (err)
+		return err;
+	s->waiting = true;
+	return GDB_NO_REPLY;
+}
+
+/* One vCont action "a[sig][:tid]" at *pp. */
+static int parse_action(struct gdb_session *s, const char **pp, const char *end,
+			struct engine_resume *a)
+{
+	const char *q = *pp;
+	char kind = *q++;
+	uint64_t sig = 0;
+	pid_t pid;
+
+	switch (kind) {
+	case 'C':
+	case 'S':
+		if (rsp_parse_hex(&q, end, &sig) < 0)
+			return -EINVAL;
+		/* fall through */
+	case 'c':
+	case 's':
+		a->action = (kind == 's' || kind == 'S') ? ENGINE_STEP : ENGINE_RUN;
+		break;
+	case 't':
+		a->action = ENGINE_HOLD;
+		break;
+	default:
+		return -EINVAL;
+	}
+	a->sig = host_signal(s, sig);
+	a->tid = -1;
+	if (q < end && *q == ':') {
+		q++;
+		if (gdb_parse_tid(&q, end, &pid, &a->tid) < 0)
+			return -EINVAL;
+		if (pid > 0 && pid != engine_pid(s->engine))
+			return -ESRCH;
+	}
+	if (q < end && *q != ';')
+		return -EINVAL;
+	*pp = q;
+	return 0;
+}
+
+int gdb_handle_vcont(struct gdb_session *s, const char *p, size_t len)
+{
+	struct engine_resume acts[VCONT_MAX_ACTIONS];
+	const char *q = p + strlen("vCont"), *end = p + len;
+	size_t n = 0;
+	int err;
+
+	while (q < end) {
+		if (*q++ != ';' || q >= end || n == VCONT_MAX_ACTIONS)
+			return -EINVAL;
+		err = parse_action(s, &q, end, &acts[n++]);
+		if (err)
+			return err;
+	}
+	if (!n)
+		return -EINVAL;
+	return start_resume(s, acts, n);
+}
+
+int gdb_handle_vctrlc(struct gdb_session *s, const char *p, size_t len)
+{
+	(void)p;
+	(void)len;
+	int err = engine_interrupt(s->engine);
+
+	if (err)
+		return err;
+	buf_puts(&s->reply, "OK");
+	return 0;
+}
+
+/* Legacy c/C/s/S [sig][;addr]: the Hc thread (or the current one) acts, others run. */
+int gdb_handle_c(struct gdb_session *s, const char *p, size_t len)
+{
+	const char *q = p + 1, *end = p + len;
+	bool step = p[0] == 's' || p[0] == 'S';
+	struct engine_resume acts[2];
+	uint64_t sig = 0, addr;
+	pid_t tid = s->c_tid > 0 ? s->c_tid : gdb_current_tid(s);
+
+	if ((p[0] == 'C' || p[0] == 'S') && rsp_parse_hex(&q, end, &sig) < 0)
+		return -EINVAL;
+	if (q < end && (p[0] == 'C' || p[0] == 'S') && *q++ != ';')
+		return -EINVAL;
+	if (q < end) {
+		const struct arch_desc *d = engine_arch(s->engine);
+		struct arch_regs *r;
+		int err;
+
+		if (rsp_parse_hex(&q, end, &addr) < 0 || q != end)
+			return -EINVAL;
+		err = engine_regs(s->engine, tid, &r);
+		if (err)
+			return err;
+		arch_set_pc(d, r, addr);
+		err = engine_regs_store(s->engine, tid, ARCH_RS_GP);
+		if (err)
+			return err;
+	}
+	acts[0] = (struct engine_resume){ tid, step ? ENGINE_STEP : ENGINE_RUN, host_signal(s, sig) };
+	acts[1] = (struct engine_resume){ -1, ENGINE_RUN, 0 };
+	return start_resume(s, acts, 2);
+}

@@ -1,0 +1,117 @@
+/*
+ * gdb_session.c: one RSP client: bytes in, packets dispatched, stop
+ * replies out when the engine reports a stop.
+ *
+ * The dispatcher is the one place where a handler's -errno becomes an
+ * "Enn" reply, so handlers never format errors themselves.
+ */
+#include "gdb.h"
+#include "gdb_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static void session_on_stop(void *ctx, const struct engine_stop *st)
+{
+	struct gdb_session *s = ctx;
+	bool gone = st->kind == ENGINE_STOP_EXITED || st->kind == ENGINE_STOP_KILLED;
+
+	s->last = *st;
+	s->have_last = true;
+	if (gone && s->server && s->server->on_exit)
+		s->server->on_exit(s, st);
+	if (s->waiting) {
+		s->waiting = false;
+		buf_reset(&s->reply);
+		gdb_stop_reply(s, st, &s->reply);
+		rsp_send(&s->rsp, s->reply.data, s->reply.len);
+	}
+	if (gone && s->engine) {
+		engine_detach(s->engine);
+		s->engine = NULL;
+	}
+}
+
+void gdb_session_init(struct gdb_session *s, struct tracer *t, const struct gdb_server *srv)
+{
+	memset(s, 0, sizeof(*s));
+	rsp_conn_init(&s->rsp);
+	buf_init(&s->reply);
+	buf_init(&s->xfer_cache);
+	s->tracer = t;
+	s->server = srv;
+	for (size_t i = 0; i < sizeof(s->vfile_fds) / sizeof(s->vfile_fds[0]); i++)
+		s->vfile_fds[i] = -1;
+	s->client.ctx = s;
+	s->client.on_stop = session_on_stop;
+	s->client.name = "gdb";
+}
+
+void gdb_session_set_engine(struct gdb_session *s, struct engine *e)
+{
+	s->engine = e;
+	s->g_tid = 0;
+	s->c_tid = 0;
+	s->last = (struct engine_stop){ .kind = ENGINE_STOP_ATTACHED,
+					.pid = engine_pid(e),
+					.tid = engine_pid(e),
+					.sig = SIGTRAP };
+	s->have_last = true;
+	engine_set_pass_signals(e, s->pass);
+}
+
+void gdb_session_free(struct gdb_session *s)
+{
+	gdb_vfile_close_all(s);
+	if (s->engine)
+		engine_detach(s->engine);
+	s->engine = NULL;
+	rsp_conn_free(&s->rsp);
+	buf_free(&s->reply);
+	buf_free(&s->xfer_cache);
+}
+
+static void handle_packet(struct gdb_session *s, const char *pkt, size_t len)
+{
+	const struct gdb_packet *gp = gdb_packet_find(pkt, len);
+	int ret = 0;
+
+	if (s->server && s->server->remote_debug)
+		fprintf(stderr, "getpkt (\"%.*s\");\n", (int)(len > 200 ? 200 : len), pkt);
+	buf_reset(&s->reply);
+	if (gp && gp->needs_engine && !s->engine)
+		ret = -ESRCH;
+	else if (gp)
+		ret = gp->fn(s, pkt, len);
+	if (ret == GDB_NO_REPLY)
+		return;
+	if (ret < 0) {
+		buf_reset(&s->reply);
+		buf_printf(&s->reply, "E%02x", (unsigned)(-ret) & 0xff);
+	}
+	if (s->server && s->server->remote_debug)
+		fprintf(stderr, "putpkt (\"%.*s\");\n", (int)(s->reply.len > 200 ? 200 : s->reply.len),
+			s->reply.data ? s->reply.data : "");
+	rsp_send(&s->rsp, s->reply.data, s->reply.len);
+	if (s->noack_pending) {
+		s->noack_pending = false;
+		s->rsp.noack = true;
+	}
+}
+
+void gdb_session_input(struct gdb_session *s, const uint8_t *data, size_t len)
+{
+	struct rsp_event ev;
+
+	while (len && !s->closing) {
+		size_t n = rsp_feed(&s->rsp, data, len, &ev);
+
+		data += n;
+		len -= n;
+		if (ev.kind == RSP_EV_PACKET)
+			handle_packet(s, ev.data, ev.len);
+		else if (ev.kind == RSP_EV_INTERRUPT && s->engine && s->waiting)
+			engine_interrupt(s->engine);
+	}
+}

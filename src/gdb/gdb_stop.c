@@ -1,0 +1,85 @@
+/*
+ * gdb_stop.c: stop replies (T, W, X), the one place engine stops become
+ * protocol text.
+ *
+ * T replies carry the thread, the stop reason gdb asked for with swbreak+
+ * / hwbreak+ (the pc is already back on the breakpoint), and the frame,
+ * stack and program counter registers so gdb need not ask for them.
+ */
+#include "gdb_int.h"
+
+#include <string.h>
+
+static const char *const expedited[] = { "rbp", "rsp", "rip", "ebp", "esp", "eip" };
+
+static void put_expedited(struct gdb_session *s, pid_t tid, struct buf *b)
+{
+	const struct arch_desc *d = engine_arch(s->engine);
+	struct arch_regs *r;
+	uint8_t val[64];
+
+	if (engine_regs(s->engine, tid, &r) < 0)
+		return;
+	for (int i = 0; i < d->nregs; i++) {
+		for (size_t k = 0; k < sizeof(expedited) / sizeof(expedited[0]); k++) {
+			if (strcmp(d->regs[i].name, expedited[k]) || arch_reg_read(d, r, i, val) < 0)
+				continue;
+			buf_printf(b, "%02x:", i);
+			buf_hex(b, val, d->regs[i].size);
+			buf_putc(b, ';');
+		}
+	}
+}
+
+static void put_reason(const struct engine_stop *st, struct buf *b)
+{
+	static const char *const watch[] = {
+		[ARCH_DR_WRITE] = "watch", [ARCH_DR_READ] = "rwatch", [ARCH_DR_ACCESS] = "awatch"
+	};
+
+	switch (st->kind) {
+	case ENGINE_STOP_SWBREAK:
+		buf_puts(b, "swbreak:;");
+		break;
+	case ENGINE_STOP_HWBREAK:
+		buf_puts(b, "hwbreak:;");
+		break;
+	case ENGINE_STOP_WATCH:
+		if (st->watch >= ARCH_DR_WRITE && st->watch <= ARCH_DR_ACCESS)
+			buf_printf(b, "%s:%llx;", watch[st->watch], (unsigned long long)st->addr);
+		break;
+	default:
+		break;
+	}
+}
+
+static int stop_signal(const struct engine_stop *st)
+{
+	switch (st->kind) {
+	case ENGINE_STOP_SIGNAL:
+		return st->sig;
+	case ENGINE_STOP_INTERRUPT:
+		return SIGINT;
+	default:
+		return SIGTRAP;
+	}
+}
+
+void gdb_stop_reply(struct gdb_session *s, const struct engine_stop *st, struct buf *b)
+{
+	if (st->kind == ENGINE_STOP_EXITED || st->kind == ENGINE_STOP_KILLED) {
+		if (st->kind == ENGINE_STOP_EXITED)
+			buf_printf(b, "W%02x", st->status & 0xff);
+		else
+			buf_printf(b, "X%02x", gdb_signal_from_host(st->sig) & 0xff);
+		if (s->multiprocess)
+			buf_printf(b, ";process:%x", (unsigned)st->pid);
+		return;
+	}
+	buf_printf(b, "T%02xthread:", gdb_signal_from_host(stop_signal(st)) & 0xff);
+	gdb_put_tid(s, b, st->tid);
+	buf_putc(b, ';');
+	if (s->engine)
+		put_expedited(s, st->tid, b);
+	put_reason(st, b);
+}

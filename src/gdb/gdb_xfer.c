@@ -1,0 +1,217 @@
+/*
+ * gdb_xfer.c: qXfer:OBJECT:read:ANNEX:OFFSET,LENGTH and siginfo writes.
+ *
+ * Each object is generated whole when gdb asks for offset 0 and kept
+ * (s->xfer_cache) while gdb reads it in chunks, so a document that changes
+ * between two chunks (a thread list) is never torn.
+ */
+#include "gdb_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void xml_escape(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			buf_puts(b, "&lt;");
+			break;
+		case '>':
+			buf_puts(b, "&gt;");
+			break;
+		case '&':
+			buf_puts(b, "&amp;");
+			break;
+		case '"':
+			buf_puts(b, "&quot;");
+			break;
+		default:
+			buf_putc(b, *s);
+		}
+	}
+}
+
+static int threads_xml(struct gdb_session *s, struct buf *b)
+{
+	size_t n = engine_threads(s->engine, NULL, 0);
+	pid_t *tids = malloc((n ? n : 1) * sizeof(*tids));
+	char name[64];
+
+	if (!tids)
+		return -ENOMEM;
+	n = engine_threads(s->engine, tids, n);
+	buf_puts(b, "<?xml version=\"1.0\"?>\n<threads>\n");
+	for (size_t i = 0; i < n; i++) {
+		buf_puts(b, "<thread id=\"");
+		gdb_put_tid(s, b, tids[i]);
+		buf_putc(b, '"');
+		if (engine_thread_name(s->engine, tids[i], name, sizeof(name)) == 0) {
+			buf_puts(b, " name=\"");
+			xml_escape(b, name);
+			buf_putc(b, '"');
+		}
+		buf_puts(b, "/>\n");
+	}
+	buf_puts(b, "</threads>\n");
+	free(tids);
+	return 0;
+}
+
+static int proc_file(struct gdb_session *s, const char *name, struct buf *b)
+{
+	size_t len;
+	char *data;
+	int err = engine_proc_read(s->engine, name, &data, &len);
+
+	if (err)
+		return err;
+	buf_append(b, data, len);
+	free(data);
+	return 0;
+}
+
+static int exec_file(struct gdb_session *s, const char *annex, struct buf *b)
+{
+	char path[4096];
+	int err;
+
+	if (*annex && strtoul(annex, NULL, 16) != (unsigned long)engine_pid(s->engine))
+		return -ESRCH;
+	err = engine_exe_path(s->engine, path, sizeof(path));
+	if (!err)
+		buf_puts(b, path);
+	return err;
+}
+
+static int siginfo(struct gdb_session *s, struct buf *b)
+{
+	siginfo_t si;
+	int err = engine_siginfo_get(s->engine, gdb_current_tid(s), &si);
+
+	if (!err)
+		buf_append(b, &si, sizeof(si));
+	return err;
+}
+
+static int generate(struct gdb_session *s, const char *object, const char *annex)
+{
+	struct buf *b = &s->xfer_cache;
+	const char *xml;
+
+	buf_reset(b);
+	if (!strcmp(object, "features")) {
+		xml = arch_tdesc_xml(engine_arch(s->engine), annex);
+		if (!xml)
+			return -ENOENT;
+		buf_puts(b, xml);
+		return 0;
+	}
+	if (!strcmp(object, "auxv"))
+		return proc_file(s, "auxv", b);
+	if (!strcmp(object, "exec-file"))
+		return exec_file(s, annex, b);
+	if (!strcmp(object, "threads"))
+		return threads_xml(s, b);
+	if (!strcmp(object, "libraries-svr4"))
+		return gdb_libraries_svr4_xml(s->engine, annex, b);
+	if (!strcmp(object, "siginfo"))
+		return siginfo(s, b);
+	return -EINVAL;
+}
+
+void gdb_xfer_slice(struct gdb_session *s, const char *obj, size_t objlen, uint64_t off,
+		    uint64_t len)
+{
+	size_t max = RSP_MAX_PACKET - 8;
+
+	if (off >= objlen) {
+		buf_putc(&s->reply, 'l');
+		return;
+	}
+	if (len > max)
+		len = max;
+	if (len > objlen - off)
+		len = objlen - off;
+	buf_putc(&s->reply, off + len < objlen ? 'm' : 'l');
+	buf_append(&s->reply, obj + off, (size_t)len);
+}
+
+/*
+ * Split "qXfer:OBJ:read:ANNEX:OFF,LEN" into its parts (copied, bounded).
+ * Returns the position after ANNEX's ':' or NULL.
+ */
+static const char *split_xfer(const char *p, const char *end, char *object, size_t olen,
+			      char *annex, size_t alen, const char *op)
+{
+	const char *q = p + strlen("qXfer:"), *c;
+	size_t n;
+
+	c = memchr(q, ':', (size_t)(end - q));
+	if (!c || (n = (size_t)(c - q)) >= olen)
+		return NULL;
+	memcpy(object, q, n);
+	object[n] = '\0';
+	q = c + 1;
+	n = strlen(op);
+	if ((size_t)(end - q) < n + 1 || memcmp(q, op, n) || q[n] != ':')
+		return NULL;
+	q += n + 1;
+	c = memchr(q, ':', (size_t)(end - q));
+	if (!c || (n = (size_t)(c - q)) >= alen || memchr(q, '\0', n))
+		return NULL;
+	memcpy(annex, q, n);
+	annex[n] = '\0';
+	return c + 1;
+}
+
+int gdb_handle_xfer(struct gdb_session *s, const char *p, size_t len)
+{
+	const char *end = p + len, *q;
+	char object[32], annex[256], key[sizeof(s->xfer_key)];
+	uint64_t off, n;
+	int err;
+
+	q = split_xfer(p, end, object, sizeof(object), annex, sizeof(annex), "read");
+	if (!q || gdb_parse_addr_len(&q, end, &off, &n) < 0 || q != end)
+		return -EINVAL;
+	snprintf(key, sizeof(key), "%s:%s", object, annex);
+	if (off == 0 || strcmp(key, s->xfer_key) != 0) {
+		s->xfer_key[0] = '\0';
+		err = generate(s, object, annex);
+		if (err)
+			return err;
+		memcpy(s->xfer_key, key, sizeof(key));
+	}
+	gdb_xfer_slice(s, s->xfer_cache.data ? s->xfer_cache.data : "", s->xfer_cache.len, off, n);
+	return 0;
+}
+
+/* qXfer:siginfo:write::OFFSET:DATA (binary) */
+int gdb_handle_xfer_write(struct gdb_session *s, const char *p, size_t len)
+{
+	const char *end = p + len, *q;
+	char object[32], annex[8];
+	pid_t tid = gdb_current_tid(s);
+	uint64_t off;
+	siginfo_t si;
+	int err;
+
+	q = split_xfer(p, end, object, sizeof(object), annex, sizeof(annex), "write");
+	if (!q || strcmp(object, "siginfo") || rsp_parse_hex(&q, end, &off) < 0 || q >= end ||
+	    *q++ != ':')
+		return -EINVAL;
+	if (off > sizeof(si) || (size_t)(end - q) > sizeof(si) - off)
+		return -EINVAL;
+	err = engine_siginfo_get(s->engine, tid, &si);
+	if (err)
+		return err;
+	memcpy((char *)&si + off, q, (size_t)(end - q));
+	err = engine_siginfo_set(s->engine, tid, &si);
+	if (err)
+		return err;
+	buf_printf(&s->reply, "%zx", (size_t)(end - q));
+	return 0;
+}

@@ -1,0 +1,113 @@
+/*
+ * main.c: the command line, gdbserver's: argv -> ep_config -> server.
+ *
+ *   utraced [OPTIONS] COMM PROG [ARGS...]
+ *   utraced [OPTIONS] --attach COMM PID
+ *   utraced [OPTIONS] --multi COMM
+ */
+#include "endpoint/ep.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UTRACED_VERSION "0.1"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage:\tutraced [OPTIONS] COMM PROG [ARGS ...]\n"
+		"\tutraced [OPTIONS] --attach COMM PID\n"
+		"\tutraced [OPTIONS] --multi COMM\n"
+		"\n"
+		"COMM may be [HOST]:PORT (\":PORT\" listens on loopback only; use\n"
+		"0.0.0.0:PORT or [::]:PORT for every interface), unix:PATH for a unix\n"
+		"socket, or '-' / 'stdio' to talk RSP on standard input and output.\n"
+		"\n"
+		"Options:\n"
+		"  --attach          Attach to the running process PID.\n"
+		"  --multi           Serve extended-remote; stay up without a process.\n"
+		"  --once            Exit after the first client leaves.\n"
+		"  --debug           Print debugging information on stderr.\n"
+		"  --remote-debug    Log every packet on stderr.\n"
+		"  --help            Print this message.\n"
+		"  --version         Print the version.\n");
+}
+
+enum { OPT_ATTACH = 256, OPT_MULTI, OPT_ONCE, OPT_DEBUG, OPT_REMOTE_DEBUG, OPT_HELP,
+       OPT_VERSION };
+
+static const struct option options[] = {
+	{ "attach", no_argument, NULL, OPT_ATTACH },
+	{ "multi", no_argument, NULL, OPT_MULTI },
+	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "debug", no_argument, NULL, OPT_DEBUG },
+	{ "remote-debug", no_argument, NULL, OPT_REMOTE_DEBUG },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_pid(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return *s && !*end && v > 0 && v < 0x7fffffff ? (int)v : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct ep_config cfg = { 0 };
+	bool attach = false;
+	int opt;
+
+	/* '+': stop at the first non-option, so PROG's own options stay PROG's */
+	while ((opt = getopt_long(argc, argv, "+", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_ATTACH:
+			attach = true;
+			break;
+		case OPT_MULTI:
+			cfg.srv.multi = true;
+			break;
+		case OPT_ONCE:
+			cfg.srv.once = true;
+			break;
+		case OPT_DEBUG:
+			cfg.debug = true;
+			break;
+		case OPT_REMOTE_DEBUG:
+			cfg.srv.remote_debug = true;
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			return 0;
+		case OPT_VERSION:
+			printf("utraced %s\n", UTRACED_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 1;
+	}
+	cfg.comm = argv[optind++];
+	cfg.srv.stdio = !strcmp(cfg.comm, "-") || !strcmp(cfg.comm, "stdio");
+	if (attach) {
+		if (optind != argc - 1 || !(cfg.attach_pid = parse_pid(argv[optind]))) {
+			fprintf(stderr, "utraced: --attach needs one PID\n");
+			return 1;
+		}
+	} else if (optind < argc) {
+		cfg.argv = &argv[optind];
+	} else if (!cfg.srv.multi) {
+		usage(stderr);
+		return 1;
+	}
+	return ep_server_run(&cfg);
+}

@@ -1,0 +1,18 @@
+#!/bin/bash
+# Installs what the tests need when it is missing (Debian, as root): gdb to
+# drive sessions, gdbserver for side-by-side checks, gcc-multilib for the
+# 32-bit inferiors. Quiet when everything is there already.
+set -u
+need=()
+command -v gdb >/dev/null || need+=(gdb)
+command -v gdbserver >/dev/null || need+=(gdbserver)
+command -v prove >/dev/null || need+=(perl)
+[[ -e /usr/lib/gcc/x86_64-linux-gnu/12/32/libgcc.a ]] || need+=(gcc-multilib)
+((${#need[@]})) || exit 0
+if [[ $(id -u) != 0 ]]; then
+	echo "deps.sh: missing ${need[*]}; install them (apt-get install ${need[*]})" >&2
+	exit 1
+fi
+echo "deps.sh: installing ${need[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null && apt-get install -y -qq "${need[@]}" >/dev/null
