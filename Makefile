@@ -6,8 +6,8 @@ LDFLAGS ?=
 B       := build
 
 # Pure code: no ptrace, no sockets. Unit tests link only this.
-PURE_SRCS := $(wildcard src/util/*.c src/rsp/*.c src/arch/x86/*.c) src/gdb/gdb_signals.c
-SRCS      := $(PURE_SRCS) $(filter-out src/gdb/gdb_signals.c,$(wildcard src/gdb/*.c)) \
+PURE_SRCS := $(wildcard src/util/*.c src/rsp/*.c src/arch/x86/*.c) src/gdb/gdb_signals.c src/gdb/gdb_fileio.c
+SRCS      := $(PURE_SRCS) $(filter-out $(PURE_SRCS),$(wildcard src/gdb/*.c)) \
 	     $(wildcard src/engine/*.c src/endpoint/*.c) src/main.c
 PURE_OBJS := $(PURE_SRCS:%.c=$(B)/%.o)
 OBJS      := $(SRCS:%.c=$(B)/%.o)

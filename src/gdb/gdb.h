@@ -44,7 +44,7 @@ struct gdb_session {
 	bool program_sig_set;
 	struct buf xfer_cache;	    /* a qXfer object being read in chunks */
 	char xfer_key[320];	    /* which object xfer_cache holds */
-	int vfile_fds[16];	    /* vFile:open handles, -1 = free */
+	int vfile_fds[256];	    /* vFile:open handles, -1 = free (gdb keeps one per library) */
 	pid_t vfile_pid;	    /* vFile:setfs (0 = our own view) */
 	struct engine_client client;
 };

@@ -31,7 +31,7 @@ const struct gdb_packet gdb_packets[] = {
 	{ "qXfer:exec-file:read", GDB_PARAM, gdb_handle_xfer, true, "qXfer:exec-file:read+" },
 	{ "qXfer:threads:read", GDB_PARAM, gdb_handle_xfer, true, "qXfer:threads:read+" },
 	{ "qXfer:libraries-svr4:read", GDB_PARAM, gdb_handle_xfer, true,
-	  "qXfer:libraries-svr4:read+" },
+	  "qXfer:libraries-svr4:read+;augmented-libraries-svr4-read+" },
 	{ "qXfer:siginfo:read", GDB_PARAM, gdb_handle_xfer, true, "qXfer:siginfo:read+" },
 	{ "qXfer:siginfo:write", GDB_PARAM, gdb_handle_xfer_write, true,
 	  "qXfer:siginfo:write+" },

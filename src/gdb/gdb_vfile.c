@@ -125,7 +125,8 @@ static int open_in_root(int root, const char *path, int flags, mode_t mode)
 	if (fd < 0 && errno == ENOSYS) {
 		/*
 		 * Before Linux 5.6: plain lookup under the root directory.
-		 * Absolute symlinks then resolve in our view, not the target's.
+		 * Absolute symlinks and ".." then resolve in our view, not
+		 * the target's.
 		 */
 		while (*path == '/')
 			path++;

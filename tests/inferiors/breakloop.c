@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 int counter;  /* sum of the steps so far */
-int watched;  /* written at LINE:watch */
+int watched;  /* written once per iteration of the loop in main */
 
 int bump(int step)
 {
@@ -25,7 +25,7 @@ int main(int argc, char **argv)
 	int total = 0;
 	int i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) { /* LINE:for */
 		total += bump(i + 1); /* LINE:call */
 		watched = 3 * i;      /* LINE:watch */
 	}

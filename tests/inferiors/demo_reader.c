@@ -48,8 +48,8 @@ static int read_line(int fd, char *buf, int cap)
 
 int main(void)
 {
-	char line[256];
-	char reply[300];
+	char line[256] = "";
+	char reply[300] = "";
 	int len;
 
 	say(prompt);

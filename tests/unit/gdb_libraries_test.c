@@ -108,22 +108,23 @@ static void img_init(struct img *im, enum arch_kind kind, bool with_debug)
 	im->base = kind == ARCH_I386 ? 0x56555000 : 0x555555554000;
 	im->e.arch.kind = kind;
 	im->mem = calloc(1, IMG_SIZE);
-	im->e.mem[0] = (struct region){ im->base, IMG_SIZE, im->mem };
+	im->e.mem[0] = (struct region){im->base, IMG_SIZE, im->mem};
 	im->e.nmem = 1;
 
-	uint32_t types[3] = { PT_PHDR, PT_LOAD, PT_DYNAMIC };
-	uint64_t vaddrs[3] = { PHDR_OFF, 0, DYN_OFF };
-	uint64_t sizes[3] = { 3 * 56, IMG_SIZE, 4 * 2 * im->ptr };
+	uint32_t types[3] = {PT_PHDR, PT_LOAD, PT_DYNAMIC};
+	uint64_t vaddrs[3] = {PHDR_OFF, 0, DYN_OFF};
+	uint64_t sizes[3] = {3 * 56, IMG_SIZE, 4 * 2 * im->ptr};
 
 	for (int i = 0; i < 3; i++) {
 		if (im->ptr == 8) {
-			Elf64_Phdr ph = { .p_type = types[i], .p_vaddr = vaddrs[i],
-					  .p_memsz = sizes[i] };
+			Elf64_Phdr ph = {
+				.p_type = types[i], .p_vaddr = vaddrs[i], .p_memsz = sizes[i]};
 
 			memcpy(im->mem + PHDR_OFF + i * sizeof(ph), &ph, sizeof(ph));
 		} else {
-			Elf32_Phdr ph = { .p_type = types[i], .p_vaddr = (Elf32_Addr)vaddrs[i],
-					  .p_memsz = (Elf32_Word)sizes[i] };
+			Elf32_Phdr ph = {.p_type = types[i],
+					 .p_vaddr = (Elf32_Addr)vaddrs[i],
+					 .p_memsz = (Elf32_Word)sizes[i]};
 
 			memcpy(im->mem + PHDR_OFF + i * sizeof(ph), &ph, sizeof(ph));
 		}
@@ -154,7 +155,7 @@ static void set_lm(struct img *im, int i, int name, int next, int prev)
 {
 	size_t off = LM_OFF + 0x40 * i;
 
-	put(im, off, 0x7f0000000000 + 0x100000 * i, im->ptr);			/* l_addr */
+	put(im, off, 0x7f0000000000 + 0x100000 * i, im->ptr); /* l_addr */
 	put(im, off + im->ptr, name < 0 ? 0 : at(im, NAME_OFF + 0x100 * name), im->ptr);
 	put(im, off + 2 * im->ptr, 0x7f0000000e00 + 0x100000 * i, im->ptr); /* l_ld */
 	put(im, off + 3 * im->ptr, next < 0 ? 0 : at(im, LM_OFF + 0x40 * next), im->ptr);
@@ -196,7 +197,8 @@ static void lib(struct buf *b, struct img *im, int i, const char *name, uint64_t
 	buf_printf(b,
 		   "<library name=\"%s\" lm=\"0x%" PRIx64 "\" l_addr=\"0x%" PRIx64
 		   "\" l_ld=\"0x%" PRIx64 "\" lmid=\"0x%" PRIx64 "\"/>",
-		   name, at(im, LM_OFF + 0x40 * i), (0x7f0000000000 + 0x100000 * (uint64_t)i) & mask,
+		   name, at(im, LM_OFF + 0x40 * i),
+		   (0x7f0000000000 + 0x100000 * (uint64_t)i) & mask,
 		   (0x7f0000000e00 + 0x100000 * (uint64_t)i) & mask, lmid);
 }
 
@@ -304,13 +306,13 @@ static void test_hostile(void)
 	uint64_t bigbase = 0x100000000;
 
 	for (size_t i = 0; i < n; i++) {
-		uint64_t w[5] = { 0, at(&im, NAME_OFF + 0x100), 0,
-				  i + 1 < n ? bigbase + (i + 1) * lmsz : 0,
-				  i ? bigbase + (i - 1) * lmsz : 0 };
+		uint64_t w[5] = {0, at(&im, NAME_OFF + 0x100), 0,
+				 i + 1 < n ? bigbase + (i + 1) * lmsz : 0,
+				 i ? bigbase + (i - 1) * lmsz : 0};
 
 		memcpy(big + i * lmsz, w, sizeof(w));
 	}
-	im.e.mem[im.e.nmem++] = (struct region){ bigbase, n * lmsz, big };
+	im.e.mem[im.e.nmem++] = (struct region){bigbase, n * lmsz, big};
 	set_name(&im, 1, "/lib/libfoo.so.1");
 	put(&im, RDBG_OFF + 8, bigbase, 8);
 	got = xml(&im, "", &ret);

@@ -1,0 +1,36 @@
+#!/bin/bash
+# signals raises SIGUSR1 with a handler installed; it exits 5 when the
+# handler ran, 3 when it did not.  gdb must see the signal (or not, as
+# told by "handle") and the server must deliver it (or not, as told by
+# continue / signal 0).
+. "$(dirname "$0")/../lib/e2e.sh"
+
+PROG=$INFDIR/signals
+GOT_USR1='^Program received signal SIGUSR1, User defined signal 1\.$'
+
+# --- stop on the signal, then deliver it to the handler
+launch "$PROG"
+remote_gdb "$PROG" continue bt 'break on_usr1' continue 'print usr1_seen' continue
+like "$GDB_OUT" "$GOT_USR1" 'gdb reports SIGUSR1'
+like "$GDB_OUT" "^#[0-9]+ .* in main \\(\\) at .*signals\\.c:$(line_of signals.c raise)\$" 'stopped at the kill() in main'
+like "$GDB_OUT" "^Breakpoint 1, on_usr1 \\(sig=10\\) at .*signals\\.c:$(line_of signals.c handler)\$" \
+	'continue delivers it: the handler runs'
+like "$GDB_OUT" '^\$1 = 0$' 'in the handler, before it sets the flag'
+exited_with 5 'delivered'
+like "$(program_output)" '^handler ran$' 'delivered: the program saw its handler run'
+
+# --- handle SIGUSR1 nostop noprint pass: no stop, the handler runs
+launch "$PROG"
+remote_gdb "$PROG" 'handle SIGUSR1 nostop noprint pass' continue
+unlike "$GDB_OUT" 'received signal' 'nostop noprint: no stop reported'
+exited_with 5 'nostop noprint pass'
+like "$(program_output)" '^handler ran$' 'nostop noprint pass: the handler ran'
+
+# --- stop on it, then continue with "signal 0": not delivered
+launch "$PROG"
+remote_gdb "$PROG" continue 'signal 0'
+like "$GDB_OUT" "$GOT_USR1" 'gdb reports SIGUSR1 again'
+exited_with 3 'signal 0'
+like "$(program_output)" '^handler did not run$' 'signal 0: the signal was not delivered'
+
+done_testing
