@@ -6,7 +6,7 @@ LDFLAGS ?=
 B       := build
 
 # Pure code: no ptrace, no sockets. Unit tests link only this.
-PURE_SRCS := $(wildcard src/util/*.c src/rsp/*.c src/arch/x86/*.c) src/gdb/gdb_signals.c src/gdb/gdb_fileio.c
+PURE_SRCS := $(wildcard src/util/*.c src/rsp/*.c src/arch/x86/*.c) src/gdb/gdb_signals.c src/gdb/gdb_fileio.c src/gdb/gdb_launch.c
 SRCS      := $(PURE_SRCS) $(filter-out $(PURE_SRCS),$(wildcard src/gdb/*.c)) \
 	     $(wildcard src/engine/*.c src/endpoint/*.c) src/main.c
 PURE_OBJS := $(PURE_SRCS:%.c=$(B)/%.o)

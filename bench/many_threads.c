@@ -1,13 +1,15 @@
-/* many_threads: starts N threads (argv[1], default 500) that all block on a
- * condition variable, then calls ready() once every thread exists; case d
- * runs `info threads` there. */
+/* many_threads: starts N threads (argv[1], default 500) that all block in
+ * read() on one pipe, then calls ready() once every thread is there; case d
+ * runs `info threads` at that point. Every worker has the same stack (worker
+ * -> read), so gdb does the same unwinding work in every run. Closing the
+ * pipe's write end then lets them all finish. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
-static int started, go;
+static int pipefd[2];
+static int started;
 
 void __attribute__((noinline)) ready(int n)
 {
@@ -16,13 +18,12 @@ void __attribute__((noinline)) ready(int n)
 
 static void *worker(void *arg)
 {
+	char c;
+
 	(void)arg;
-	pthread_mutex_lock(&mu);
-	started++;
-	pthread_cond_broadcast(&cv);
-	while (!go)
-		pthread_cond_wait(&cv, &mu);
-	pthread_mutex_unlock(&mu);
+	__atomic_add_fetch(&started, 1, __ATOMIC_SEQ_CST);
+	if (read(pipefd[0], &c, 1) < 0)
+		perror("read");
 	return NULL;
 }
 
@@ -32,20 +33,18 @@ int main(int argc, char **argv)
 	pthread_t *t = calloc(n, sizeof(*t));
 	pthread_attr_t attr;
 
+	if (!t || pipe(pipefd))
+		return perror("setup"), 1;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 64 << 10);
 	for (int i = 0; i < n; i++)
 		if (pthread_create(&t[i], &attr, worker, NULL))
 			return perror("pthread_create"), 1;
-	pthread_mutex_lock(&mu);
-	while (started < n)
-		pthread_cond_wait(&cv, &mu);
-	pthread_mutex_unlock(&mu);
+	while (__atomic_load_n(&started, __ATOMIC_SEQ_CST) < n)
+		usleep(1000);
+	usleep(20000); /* the last ones from the counter into read() */
 	ready(n);
-	pthread_mutex_lock(&mu);
-	go = 1;
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&mu);
+	close(pipefd[1]);
 	for (int i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	printf("threads=%d\n", n);

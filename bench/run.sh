@@ -5,6 +5,7 @@
 #   bench/run.sh --packets [CASE...]   count the packets gdb sends to each server
 #   bench/run.sh --perf CASE [SERVER]  perf record the server (utraced|gdbserver)
 #   bench/run.sh --strace CASE [SERVER] strace -c the server's own system calls
+#   bench/run.sh --sweep               case c at several memory-read packet sizes
 #
 # Cases (docs/performance.md says what each measures):
 #   start  connect, run to a breakpoint in main, kill: the fixed cost in all
@@ -12,8 +13,10 @@
 #   b      BENCH_STEPS (5000) single steps: stepi N
 #   c      dump binary memory of BENCH_MEM_MIB (64) MiB
 #   d0     BENCH_THREADS (500) threads started, stop once all exist, kill
-#   d      as d0, then `info threads` BENCH_INFO_REPS (5) times; d - d0 is
-#          the cost of those `info threads`
+#   d      as d0, then `info threads` BENCH_INFO_REPS (5) times
+#   e      one `next` over a source line that is a whole BENCH_LOOP (1000)
+#          iteration loop: single steps at gdb, or range stepping (vCont;r)
+#          in the server if it has it
 #
 # Transport: TCP on loopback for both servers (SERVER --once 127.0.0.1:PORT
 # PROG; gdb: target remote 127.0.0.1:PORT). Not stdio: gdb's pipe transport
@@ -21,14 +24,16 @@
 # either server does and hides the difference (see docs/performance.md).
 #
 # Each repetition runs every case on both servers, the order of the two
-# alternating between repetitions; the table shows medians. A time is the
-# gdb session's wall time (gdb start to server exit; the server has already
-# started PROG and is listening). "cpu" is the server's user+sys time,
-# including PROG's (it is the server's child), from /usr/bin/time if present.
+# alternating between repetitions; the table shows medians. "session" is
+# the gdb session's wall time (gdb start to server exit; the server has
+# already started PROG and is listening); "part" is only the commands the
+# case is about, timed by a python clock inside gdb (if gdb has python);
+# "cpu" is user+sys of the server (including PROG, its child) and of gdb,
+# from /usr/bin/time if present.
 #
 # Environment: BENCH_REPS (3), BENCH_HITS, BENCH_STEPS, BENCH_MEM_MIB,
-# BENCH_THREADS, BENCH_INFO_REPS, UTRACED (build/utraced), GDBSERVER
-# (gdbserver in PATH), GDB (gdb).
+# BENCH_THREADS, BENCH_INFO_REPS, BENCH_LOOP, BENCH_SWEEP (--sweep sizes),
+# UTRACED (build/utraced), GDBSERVER (gdbserver in PATH), GDB (gdb).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,7 +47,8 @@ STEPS=${BENCH_STEPS:-5000}
 MEM_MIB=${BENCH_MEM_MIB:-64}
 THREADS=${BENCH_THREADS:-500}
 INFO_REPS=${BENCH_INFO_REPS:-5}
-ALL_CASES="start a b c d0 d"
+LOOP=${BENCH_LOOP:-1000}
+ALL_CASES="start a b c d0 d e"
 TIME_BIN=/usr/bin/time
 [ -x "$TIME_BIN" ] || TIME_BIN=
 
@@ -84,64 +90,83 @@ case_prog() {
 	b) echo "$B/step_loop" ;;
 	c) echo "$B/mem_dump $MEM_MIB" ;;
 	d0 | d) echo "$B/many_threads $THREADS" ;;
+	e) echo "$B/next_loop $LOOP" ;;
 	*) die "unknown case $1 (cases: $ALL_CASES)" ;;
 	esac
 }
 
-# case_script CASE OUTFILE MARK: the gdb script; MARK is a line put between
-# the setup and the measured part (`set debug remote 1` in --packets mode)
+# case_script CASE OUTFILE BEGIN END SERVER: the gdb script. BEGIN and END
+# enclose the part of the session the case is about: `set debug remote 1/0`
+# in --packets mode, a python clock in time mode (the "part" columns).
 case_script() {
-	local c=$1 out=$2 mark=$3
+	local c=$1 out=$2 b=$3 e=$4 s=$5 i
 	{
 		echo "set pagination off"
 		echo "set confirm off"
 		echo "set width 0"
 		case $c in
 		start)
+			echo "$b"
 			echo "break main"
 			echo "continue"
-			echo "$mark"
+			echo "$e"
 			echo "kill"
 			;;
 		a)
 			echo "break hit"
-			echo "$mark"
+			echo "$b"
 			echo "ignore 1 $((HITS - 1))"
 			echo "continue"
 			echo "print counter"
+			echo "$e"
 			echo "continue"
 			;;
 		b)
 			echo "break start"
 			echo "continue"
-			echo "$mark"
+			echo "$b"
 			echo "stepi $STEPS"
+			echo "$e"
 			echo 'printf "final-pc=%#lx\n", $pc'
 			echo "kill"
 			;;
 		c)
 			echo "break ready"
 			echo "continue"
-			echo "$mark"
-			echo "dump binary memory $B/out/dump.$4 buf buf+buf_len"
+			echo "$b"
+			echo "dump binary memory $B/out/dump.$s buf buf+buf_len"
+			echo "$e"
 			echo "kill"
 			;;
 		d0)
 			echo "break ready"
+			echo "$b"
 			echo "continue"
-			echo "$mark"
+			echo "$e"
 			echo "kill"
 			;;
 		d)
 			echo "break ready"
 			echo "continue"
-			echo "$mark"
+			echo "$b"
 			for ((i = 0; i < INFO_REPS; i++)); do echo "info threads"; done
+			echo "$e"
+			echo "kill"
+			;;
+		e)
+			echo "break next_loop.c:$(marker_line next_loop.c loop)"
+			echo "continue"
+			echo "$b"
+			echo "next"
+			echo "$e"
 			echo "kill"
 			;;
 		esac
 	} >"$out"
 }
+
+# marker_line FILE NAME: the line of bench/FILE marked /* LINE:NAME */
+marker_line() { grep -n "LINE:$2 \*/" "$ROOT/bench/$1" | cut -d: -f1; }
 
 # case_check CASE SERVER GDB_OUT SERVER_OUT: is the run what it claims?
 case_check() {
@@ -162,6 +187,7 @@ case_check() {
 		n=$(grep -cE '^[* ] +[0-9]+ +Thread ' "$gout" || true)
 		[ "$n" -eq $((INFO_REPS * (THREADS + 1))) ]
 		;;
+	e) grep -q "LINE:after" "$gout" && ! grep -q "acc=" "$sout" ;;
 	esac
 }
 
@@ -198,110 +224,183 @@ wait_gone() {
 }
 
 # run_one CASE SERVER MODE: one gdb session. MODE: time|packets|perf|strace.
-# Sets RUN_SECS and RUN_CPU; the logs stay in $B/out/CASE.SERVER.*.
+# Sets RUN_SECS (session), RUN_PART, RUN_SCPU (server + PROG) and RUN_GCPU
+# (gdb); the logs stay in $B/out/CASE.SERVER.*. With PKT_SIZE set, gdb is
+# told `set remote memory-read-packet-size PKT_SIZE` first (--sweep).
 run_one() {
-	local c=$1 s=$2 mode=$3 srv port spid t0 t1 mark=""
+	local c=$1 s=$2 mode=$3 srv port spid t0 t1 begin="" end=""
 	local pfx=$B/out/$c.$s
-	local -a wrap=() prog
+	local -a wrap=() gwrap=() prog
 	srv=$(server_path "$s")
 	read -r -a prog <<<"$(case_prog "$c")"
 	case $mode in
-	time) [ -n "$TIME_BIN" ] && wrap=("$TIME_BIN" -f "%U %S" -o "$pfx.cpu") ;;
-	packets) mark="set debug remote 1" ;;
-	perf) wrap=(perf record -g -o "$pfx.perf.data" --) ;;
+	time)
+		if [ -n "$TIME_BIN" ]; then
+			wrap=("$TIME_BIN" -f "%U %S" -o "$pfx.cpu")
+			gwrap=("$TIME_BIN" -f "%U %S" -o "$pfx.gcpu")
+		fi
+		if [ "$HAVE_PY" = 1 ]; then
+			begin="python import time; bench_t0 = time.monotonic()"
+			end='python print("bench-part %.4f" % (time.monotonic() - bench_t0))'
+		fi
+		;;
+	packets) begin="set debug remote 1" end="set debug remote 0" ;;
+	perf) wrap=(perf record --call-graph dwarf,16384 -o "$pfx.perf.data" --) ;;
 	strace) wrap=(strace -c -o "$pfx.strace") ;;
 	esac
-	case_script "$c" "$pfx.gdb" "$mark" "$s"
-	rm -f "$B/out/dump.$s" "$pfx.cpu"
+	if [ -n "${PKT_SIZE:-}" ] && [ "$PKT_SIZE" != default ]; then
+		begin="set remote memory-read-packet-size $PKT_SIZE
+$begin"
+	fi
+	case_script "$c" "$pfx.gdb" "$begin" "$end" "$s"
+	rm -f "$B/out/dump.$s" "$pfx.cpu" "$pfx.gcpu"
 	port=$(free_port)
 	"${wrap[@]}" "$srv" --once "127.0.0.1:$port" "${prog[@]}" >"$pfx.server" 2>&1 </dev/null &
 	spid=$!
 	wait_listen "$port" "$spid" || die "$s did not listen on $port (see $pfx.server)"
 	t0=$(date +%s.%N)
-	timeout 600 "$GDB" -batch -nx -ex "target remote 127.0.0.1:$port" -x "$pfx.gdb" \
-		>"$pfx.gdbout" 2>&1 </dev/null || true
+	timeout 600 "${gwrap[@]}" "$GDB" -batch -nx -ex "target remote 127.0.0.1:$port" \
+		-x "$pfx.gdb" >"$pfx.gdbout" 2>&1 </dev/null || true
 	wait_gone "$spid"
 	t1=$(date +%s.%N)
 	RUN_SECS=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
-	RUN_CPU=-
-	[ -s "$pfx.cpu" ] && RUN_CPU=$(awk 'NF == 2 { printf "%.3f", $1 + $2 }' "$pfx.cpu" | tail -1)
-	[ -n "$RUN_CPU" ] || RUN_CPU=-
-	case_check "$c" "$s" "$pfx.gdbout" "$pfx.server" ||
+	RUN_SCPU=$(cpu_of "$pfx.cpu")
+	RUN_GCPU=$(cpu_of "$pfx.gcpu")
+	RUN_PART=$(awk '/^bench-part / { p = $2 } END { print p == "" ? "-" : p }' "$pfx.gdbout")
+	# (--packets: gdb's debug lines cut into its output, so only warn)
+	if ! case_check "$c" "$s" "$pfx.gdbout" "$pfx.server"; then
+		[ "$mode" = packets ] && echo "bench: warning: check of case $c on $s failed" >&2 && return
 		die "case $c on $s did not do what it should; see $pfx.gdbout and $pfx.server"
+	fi
+}
+
+cpu_of() { # a /usr/bin/time -f "%U %S" file -> user+sys, or "-"
+	local v=""
+	[ -s "$1" ] && v=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ { v = $1 + $2 } END { if (v != "") printf "%.2f", v }' "$1")
+	echo "${v:--}"
 }
 
 median() { # numbers on stdin -> median ("-" if none)
-	sort -g | awk '$1 != "-" { v[n++] = $1 }
+	awk '$1 != "-"' | sort -g | awk '{ v[n++] = $1 }
 		END { if (!n) print "-"; else if (n % 2) printf "%.3f\n", v[int(n / 2)];
 		      else printf "%.3f\n", (v[n / 2 - 1] + v[n / 2]) / 2 }'
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b <= 0) print "-"; else printf "%.2f", a / b }'; }
 
-sub() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-") print "-"; else printf "%.3f", a - b }'; }
-
 header() {
 	echo "# utraced vs gdbserver: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uname -r)"
 	echo "# $("$GDB" --version | head -1); $("$GDBSERVER" --version | head -1)"
-	echo "# transport: TCP loopback; reps: $REPS (median); hits=$HITS steps=$STEPS mem=${MEM_MIB}MiB threads=$THREADS info-threads=$INFO_REPS"
+	echo "# transport: TCP loopback; reps: $REPS (median); hits=$HITS steps=$STEPS" \
+		"mem=${MEM_MIB}MiB threads=$THREADS info-threads=$INFO_REPS loop=$LOOP"
 }
 
-do_time() {
-	local cases=("$@") c s r order
-	local raw=$B/out/raw.txt
-	header | tee "$raw"
+# reps CASES...: run every case on both servers REPS times, alternating
+# which server goes first; appends "rep case server session part scpu gcpu"
+# lines to $RAW.
+reps() {
+	local c s r order
 	for ((r = 1; r <= REPS; r++)); do
 		if ((r % 2)); then order="utraced gdbserver"; else order="gdbserver utraced"; fi
-		for c in "${cases[@]}"; do
+		for c in "$@"; do
 			for s in $order; do
 				run_one "$c" "$s" time
-				echo "$r $c $s $RUN_SECS $RUN_CPU" >>"$raw"
-				printf '  rep %d %-5s %-9s %7ss  cpu %ss\n' "$r" "$c" "$s" "$RUN_SECS" "$RUN_CPU" >&2
+				echo "$r $c $s $RUN_SECS $RUN_PART $RUN_SCPU $RUN_GCPU" >>"$RAW"
+				printf '  rep %d %-5s %-9s session %6ss  part %6ss  cpu server %ss gdb %ss\n' \
+					"$r" "$c" "$s" "$RUN_SECS" "$RUN_PART" "$RUN_SCPU" "$RUN_GCPU" >&2
 			done
 		done
 	done
+}
+
+col() { # CASE SERVER FIELD -> median of that field in $RAW
+	awk -v c="$1" -v s="$2" -v k="$3" '$1 !~ /^#/ && $2 == c && $3 == s { print $k }' "$RAW" | median
+}
+
+do_time() {
+	local c su sg pu pg cu cg gu gg
+	RAW=$B/out/raw.txt
+	header | tee "$RAW"
+	reps "$@"
 	if [ -s "$B/out/b.pc.utraced" ] && [ -s "$B/out/b.pc.gdbserver" ]; then
 		cmp -s "$B/out/b.pc.utraced" "$B/out/b.pc.gdbserver" ||
 			echo "WARNING: stepi ended at different pcs: $(cat "$B/out/b.pc.utraced") vs $(cat "$B/out/b.pc.gdbserver")"
 	fi
 	echo
-	printf '%-38s %10s %10s %7s %9s %9s\n' case "utraced s" "gdbsrv s" ratio "u cpu s" "g cpu s"
-	declare -A med
-	for c in "${cases[@]}"; do
-		for s in utraced gdbserver; do
-			med[$c.$s]=$(awk -v c="$c" -v s="$s" '$2 == c && $3 == s { print $4 }' "$raw" | median)
-			med[$c.$s.cpu]=$(awk -v c="$c" -v s="$s" '$2 == c && $3 == s { print $5 }' "$raw" | median)
-		done
-		printf '%-38s %10s %10s %7s %9s %9s\n' "$(case_title "$c")" "${med[$c.utraced]}" \
-			"${med[$c.gdbserver]}" "$(ratio "${med[$c.utraced]}" "${med[$c.gdbserver]}")" \
-			"${med[$c.utraced.cpu]}" "${med[$c.gdbserver.cpu]}"
+	echo "Medians of $REPS; ratio = utraced / gdbserver (<= 1.00: utraced at least as fast)."
+	echo "session: the whole gdb session; part: only the commands the case is about;"
+	echo "cpu: user+sys of the server (with PROG, its child) and of gdb, whole session."
+	printf '%-36s|%-24s|%-24s|%-14s|%s\n' "" "  session (s)" "  part (s)" " server cpu" " gdb cpu"
+	printf '%-36s|%7s %7s %7s |%7s %7s %7s |%6s %6s |%6s %6s\n' " case" utraced gdbsrv ratio \
+		utraced gdbsrv ratio u g u g
+	for c in "$@"; do
+		su=$(col "$c" utraced 4) sg=$(col "$c" gdbserver 4)
+		pu=$(col "$c" utraced 5) pg=$(col "$c" gdbserver 5)
+		cu=$(col "$c" utraced 6) cg=$(col "$c" gdbserver 6)
+		gu=$(col "$c" utraced 7) gg=$(col "$c" gdbserver 7)
+		printf '%-36s|%7s %7s %7s |%7s %7s %7s |%6s %6s |%6s %6s\n' " $(case_title "$c")" \
+			"$su" "$sg" "$(ratio "$su" "$sg")" "$pu" "$pg" "$(ratio "$pu" "$pg")" \
+			"$cu" "$cg" "$gu" "$gg"
 	done
-	if [ -n "${med[d.utraced]:-}" ] && [ -n "${med[d0.utraced]:-}" ]; then
-		local du dg
-		du=$(sub "${med[d.utraced]}" "${med[d0.utraced]}")
-		dg=$(sub "${med[d.gdbserver]}" "${med[d0.gdbserver]}")
-		printf '%-38s %10s %10s %7s\n' "d-d0: ${INFO_REPS}x info threads only" "$du" "$dg" "$(ratio "$du" "$dg")"
-	fi
-	echo "(raw samples: $raw)"
+	echo "(raw samples: $RAW; columns: rep case server session part server-cpu gdb-cpu)"
+}
+
+# --sweep: case c with gdb's memory-read packet size forced down to each of
+# BENCH_SWEEP (bytes per 'm' reply; "default" = what the server advertises).
+do_sweep() {
+	local sz s n pu per sizes=${BENCH_SWEEP:-"1024 2048 4096 default"}
+	local bytes=$((MEM_MIB << 20))
+	RAW=$B/out/sweep.txt
+	header | tee "$RAW"
+	for sz in $sizes; do
+		PKT_SIZE=$sz
+		echo "# size $sz" >>"$RAW"
+		reps c
+		for s in utraced gdbserver; do
+			pu=$(awk -v want="$sz" -v s="$s" '/^# size / { cur = $3 } /^#/ { next }
+				cur == want && $3 == s { print $5 }' "$RAW" | median)
+			# bytes per 'm' reply: gdb asks for (PacketSize / 2), utraced
+			# answers at most (0x4000 - 16) / 2 = 8184 of them
+			case $sz:$s in
+			default:utraced) per=8184 ;;
+			default:gdbserver) per=$((0x47ff / 2)) ;;
+			*) per=$sz ;;
+			esac
+			n=$(((bytes + per - 1) / per))
+			printf '%s\n' "$sz $s $per $n $pu" >>"$B/out/sweep.summary"
+		done
+	done
+	unset PKT_SIZE
+	echo
+	echo "case c ($MEM_MIB MiB) by memory-read packet size; part = the dump, median of $REPS"
+	printf '%-9s %-10s %10s %9s %9s %12s\n' size server bytes/pkt packets "part s" "us/packet"
+	tail -n $(($(wc -w <<<"$sizes") * 2)) "$B/out/sweep.summary" |
+		awk '{ printf "%-9s %-10s %10d %9d %9s %12.1f\n", $1, $2, $3, $4, $5, ($5 == "-" ? 0 : 1e6 * $5 / $4) }'
+	rm -f "$B/out/sweep.summary"
+	echo "(the part time divided by the packet count; differences between rows show"
+	echo " what one packet more or less costs. raw: $RAW)"
 }
 
 case_title() {
 	case $1 in
-	start) echo "start: connect, break main, kill" ;;
+	start) echo "start: connect, run to main" ;;
 	a) echo "a: $HITS breakpoint hits" ;;
 	b) echo "b: stepi $STEPS" ;;
 	c) echo "c: dump $MEM_MIB MiB" ;;
-	d0) echo "d0: $THREADS threads to ready, kill" ;;
-	d) echo "d: d0 + ${INFO_REPS}x info threads" ;;
+	d0) echo "d0: start $THREADS threads" ;;
+	d) echo "d: ${INFO_REPS}x info threads, $THREADS thr" ;;
+	e) echo "e: next over a $LOOP-iteration line" ;;
 	esac
 }
 
 # Packet kinds: the name without its arguments (vCont;s and vCont;c apart).
 packet_kinds() {
-	grep -a -o 'Sending packet: \$[^#]*' "$1" | sed -E 's/^Sending packet: \$//;
-		s/^(vCont;[a-zA-Z]).*/\1/; s/^(vFile:[a-z]+).*/\1/;
-		s/^(qXfer:[a-z0-9-]+:[a-z]+).*/\1/; s/^(H[gc]).*/\1/;
-		s/^(q[A-Z][A-Za-z]*|Q[A-Z][A-Za-z]*|v[A-Z][A-Za-z]*).*/\1/;
+	grep -a -o 'Sending packet: \$[^#]*' "$1" | sed 's/^Sending packet: \$//' | sed -E '
+		s/^(vCont;[a-zA-Z]).*/\1/; t
+		s/^(vFile:[a-z]+).*/\1/; t
+		s/^(qXfer:[a-z0-9-]+:[a-z]+).*/\1/; t
+		s/^(H[gc]).*/\1/; t
+		s/^([qQv][A-Z][A-Za-z]*).*/\1/; t
 		s/^([a-zA-Z?]).*/\1/' | sort | uniq -c | sort -rn
 }
 
@@ -345,6 +444,8 @@ do_profile() { # --perf|--strace CASE [SERVER]
 main() {
 	check_tools
 	build_progs
+	HAVE_PY=0
+	"$GDB" -batch -nx -ex "python print(1)" >/dev/null 2>&1 && HAVE_PY=1
 	case ${1:-} in
 	--packets)
 		shift
@@ -352,6 +453,7 @@ main() {
 		do_packets "$@"
 		;;
 	--perf | --strace) do_profile "$@" ;;
+	--sweep) do_sweep ;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' ;;
 	-*) die "unknown option $1 (see --help)" ;;
 	*)

@@ -29,14 +29,31 @@ static void usage(FILE *f)
 		"  --attach          Attach to the running process PID.\n"
 		"  --multi           Serve extended-remote; stay up without a process.\n"
 		"  --once            Exit after the first client leaves.\n"
+		"  --wrapper WRAPPER --\n"
+		"                    Run the program through WRAPPER (e.g. env VAR=x).\n"
+		"  --startup-with-shell, --no-startup-with-shell\n"
+		"                    Start the program through $SHELL (default) or directly.\n"
+		"  --disable-packet=vCont,T,Tthread,qC,qfThreadInfo,threads\n"
+		"                    Act as if these packets were unknown (for testing gdb).\n"
 		"  --debug           Print debugging information on stderr.\n"
 		"  --remote-debug    Log every packet on stderr.\n"
 		"  --help            Print this message.\n"
 		"  --version         Print the version.\n");
 }
 
-enum { OPT_ATTACH = 256, OPT_MULTI, OPT_ONCE, OPT_DEBUG, OPT_REMOTE_DEBUG, OPT_HELP,
-       OPT_VERSION };
+enum {
+	OPT_ATTACH = 256,
+	OPT_MULTI,
+	OPT_ONCE,
+	OPT_DEBUG,
+	OPT_REMOTE_DEBUG,
+	OPT_HELP,
+	OPT_VERSION,
+	OPT_WRAPPER,
+	OPT_SHELL,
+	OPT_NO_SHELL,
+	OPT_DISABLE_PACKET,
+};
 
 static const struct option options[] = {
 	{ "attach", no_argument, NULL, OPT_ATTACH },
@@ -46,8 +63,60 @@ static const struct option options[] = {
 	{ "remote-debug", no_argument, NULL, OPT_REMOTE_DEBUG },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "wrapper", no_argument, NULL, OPT_WRAPPER },
+	{ "startup-with-shell", no_argument, NULL, OPT_SHELL },
+	{ "no-startup-with-shell", no_argument, NULL, OPT_NO_SHELL },
+	{ "disable-packet", required_argument, NULL, OPT_DISABLE_PACKET },
 	{ NULL, 0, NULL, 0 },
 };
+
+static const struct {
+	const char *name;
+	unsigned bits;
+} disable_names[] = {
+	{ "vCont", GDB_DISABLE_VCONT },
+	{ "T", GDB_DISABLE_T },
+	{ "Tthread", GDB_DISABLE_TTHREAD },
+	{ "qC", GDB_DISABLE_QC },
+	{ "qfThreadInfo", GDB_DISABLE_QFTHREADINFO },
+	{ "threads", GDB_DISABLE_VCONT | GDB_DISABLE_TTHREAD | GDB_DISABLE_QC |
+			     GDB_DISABLE_QFTHREADINFO },
+};
+
+/* "--disable-packet=A,B": an unknown name is an error, as in gdbserver. */
+static int parse_disable(char *list, unsigned *out)
+{
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+		size_t i;
+
+		for (i = 0; i < sizeof(disable_names) / sizeof(disable_names[0]); i++)
+			if (!strcmp(tok, disable_names[i].name))
+				break;
+		if (i == sizeof(disable_names) / sizeof(disable_names[0])) {
+			fprintf(stderr, "Don't know how to disable \"%s\".\n", tok);
+			return -1;
+		}
+		*out |= disable_names[i].bits;
+	}
+	return 0;
+}
+
+/* "--wrapper ARGS... --": the wrapper's words end at "--". */
+static int take_wrapper(int argc, char **argv, struct ep_config *cfg)
+{
+	int i;
+
+	for (i = optind; i < argc && strcmp(argv[i], "--"); i++)
+		;
+	if (i == argc || i == optind) {
+		fprintf(stderr, "utraced: --wrapper needs arguments ending with --\n");
+		return -1;
+	}
+	cfg->wrapper = &argv[optind];
+	argv[i] = NULL; /* terminates the wrapper's argv */
+	optind = i + 1;
+	return 0;
+}
 
 static int parse_pid(const char *s)
 {
@@ -59,7 +128,7 @@ static int parse_pid(const char *s)
 
 int main(int argc, char **argv)
 {
-	struct ep_config cfg = { 0 };
+	struct ep_config cfg = { .startup_with_shell = true };
 	bool attach = false;
 	int opt;
 
@@ -76,7 +145,19 @@ int main(int argc, char **argv)
 			cfg.srv.once = true;
 			break;
 		case OPT_DEBUG:
-			cfg.debug = true;
+			cfg.srv.debug = true;
+			break;
+		case OPT_WRAPPER:
+			if (take_wrapper(argc, argv, &cfg) < 0)
+				return 1;
+			break;
+		case OPT_SHELL:
+		case OPT_NO_SHELL:
+			cfg.startup_with_shell = opt == OPT_SHELL;
+			break;
+		case OPT_DISABLE_PACKET:
+			if (parse_disable(optarg, &cfg.srv.disabled) < 0)
+				return 1;
 			break;
 		case OPT_REMOTE_DEBUG:
 			cfg.srv.remote_debug = true;

@@ -10,6 +10,7 @@
  * stopped first, then let go.
  */
 #include "ep.h"
+#include "../gdb/gdb_launch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -183,6 +184,11 @@ static void accept_client(struct server *sv, int lfd)
 static void settle(struct server *sv)
 {
 	client_flush(sv);
+	if (sv->cfg->srv.exit_requested) { /* monitor exit */
+		client_close(sv);
+		sv->quit = true;
+		return;
+	}
 	if (sv->rfd >= 0 && nothing_left(sv) && !sv->s.rsp.out.len) {
 		client_close(sv);
 		sv->quit = true;
@@ -205,6 +211,39 @@ static void handle_event(struct server *sv, const struct epoll_event *ev)
 	}
 }
 
+static struct engine *launch(struct server *sv)
+{
+	struct ep_config *cfg = sv->cfg;
+	const char *shell = getenv("SHELL");
+	struct engine_launch l = {
+		.flags = ENGINE_LAUNCH_NO_ASLR | (cfg->srv.stdio ? ENGINE_LAUNCH_STDIO : 0),
+	};
+	struct engine *e;
+	char **argv;
+	int err;
+
+	if (!shell || !*shell)
+		shell = "/bin/sh";
+	argv = gdb_launch_argv(cfg->argv, cfg->wrapper, cfg->startup_with_shell ? shell : NULL,
+			       &l.execs);
+	if (!argv)
+		return NULL;
+	l.argv = argv;
+	e = engine_launch(sv->t, &l, &sv->s.client, &err);
+	gdb_launch_argv_free(argv);
+	if (e) {
+		fprintf(stderr, "Process %s created; pid = %d\n", cfg->argv[0], engine_pid(e));
+		return e;
+	}
+	if (err & 0x10000)
+		fprintf(stderr, "During startup program exited with code %d.\n", err & 0xff);
+	else
+		fprintf(stderr, "utraced: Cannot exec %s\nutraced: Error: %s\n\n"
+				"During startup program exited with code 127.\n",
+			cfg->argv[0], strerror(-err));
+	return NULL;
+}
+
 static int start_process(struct server *sv)
 {
 	struct ep_config *cfg = sv->cfg;
@@ -212,14 +251,9 @@ static int start_process(struct server *sv)
 	int err;
 
 	if (cfg->argv) {
-		unsigned flags = ENGINE_LAUNCH_NO_ASLR | (cfg->srv.stdio ? ENGINE_LAUNCH_STDIO : 0);
-
-		e = engine_launch(sv->t, cfg->argv, NULL, NULL, flags, &sv->s.client, &err);
-		if (!e) {
-			fprintf(stderr, "Cannot exec %s: %s.\n", cfg->argv[0], strerror(-err));
+		e = launch(sv);
+		if (!e)
 			return -1;
-		}
-		fprintf(stderr, "Process %s created; pid = %d\n", cfg->argv[0], engine_pid(e));
 	} else if (cfg->attach_pid) {
 		e = engine_attach(sv->t, cfg->attach_pid, &sv->s.client, &err);
 		if (!e) {
@@ -292,6 +326,7 @@ int ep_server_run(struct ep_config *cfg)
 	}
 	gdb_session_init(&sv.s, sv.t, &cfg->srv);
 	if (start_process(&sv) < 0 || open_comm(&sv) < 0) {
+		fprintf(stderr, "Exiting\n");
 		sv.exit_code = 1;
 		goto out;
 	}
@@ -299,6 +334,9 @@ int ep_server_run(struct ep_config *cfg)
 	loop(&sv);
 out:
 	client_flush(&sv);
+	/* a program we started dies with us; an attached one is let go */
+	if (sv.s.engine && !engine_was_attached(sv.s.engine))
+		engine_kill(sv.s.engine);
 	gdb_session_free(&sv.s);
 	tracer_free(sv.t);
 	ep_listen_close(&sv.lis);

@@ -72,16 +72,25 @@ void tracer_poll(struct tracer *t);
 /* True while any process is traced. */
 bool tracer_busy(struct tracer *t);
 
-/*
- * Start argv[0] under ptrace, stopped at its first instruction, with this
- * engine attached and holding it. env NULL = inherit; cwd NULL = ours.
- * Returns NULL with *err = -errno.
- */
 #define ENGINE_LAUNCH_NO_ASLR 1u /* personality(ADDR_NO_RANDOMIZE), gdb's default */
 #define ENGINE_LAUNCH_STDIO   2u /* stdin from /dev/null, stdout to our stderr (RSP on stdio) */
-struct engine *engine_launch(struct tracer *t, char *const argv[], char *const env[],
-			     const char *cwd, unsigned flags, const struct engine_client *c,
-			     int *err);
+
+struct engine_launch {
+	char *const *argv; /* argv[0] is looked up in PATH */
+	char *const *env;  /* NULL: inherit ours */
+	const char *cwd;   /* NULL: ours */
+	unsigned flags;	   /* ENGINE_LAUNCH_* */
+	int execs;	   /* exec events until the program itself runs (a shell, a wrapper: more) */
+};
+
+/*
+ * Start a program under ptrace, stopped at its first instruction (after
+ * the last of l->execs execs), with this engine attached and holding it.
+ * Returns NULL with *err = -errno, or *err = 0x10000 | exit status when it
+ * exited before (a shell that could not run it).
+ */
+struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
+			     const struct engine_client *c, int *err);
 /*
  * Attach to process pid (joining it if this tracer already holds it); the
  * process is stopped for this engine when this returns. NULL, *err = -errno.

@@ -69,30 +69,30 @@ static void detect_arch(struct uproc *p, pid_t tid)
 		p->arch = arch_get(iov.iov_len < sizeof(regs) ? ARCH_I386 : ARCH_AMD64);
 }
 
-static void child_exec(char *const argv[], char *const env[], const char *cwd, unsigned flags,
-		       int go[2], int err_fd)
+static void child_exec(const struct engine_launch *l, int go[2], int err_fd)
 {
-	int go_fd = go[0];
-
+	static const char redirected[] = "stdin/stdout redirected\n";
 	char c;
 	int e;
 
-	if (flags & ENGINE_LAUNCH_NO_ASLR)
+	if (l->flags & ENGINE_LAUNCH_NO_ASLR)
 		personality(ADDR_NO_RANDOMIZE);
-	if (flags & ENGINE_LAUNCH_STDIO) {
+	if (l->flags & ENGINE_LAUNCH_STDIO) {
 		int fd = open("/dev/null", O_RDONLY);
 
 		dup2(fd, 0);
 		dup2(2, 1);
+		if (write(2, redirected, sizeof(redirected) - 1) < 0)
+			_exit(127);
 	}
-	if (read(go_fd, &c, 1) < 0)
+	if (read(go[0], &c, 1) < 0)
 		_exit(127);
-	if (cwd && chdir(cwd) < 0)
+	if (l->cwd && chdir(l->cwd) < 0)
 		goto fail;
-	if (env)
-		execvpe(argv[0], argv, env);
+	if (l->env)
+		execvpe(l->argv[0], l->argv, l->env);
 	else
-		execvp(argv[0], argv);
+		execvp(l->argv[0], l->argv);
 fail:
 	e = errno;
 	if (write(err_fd, &e, sizeof(e)) < 0)
@@ -100,8 +100,8 @@ fail:
 	_exit(127);
 }
 
-/* Wait for the launched child's exec stop; -errno if it never came. */
-static int wait_exec(pid_t pid, int err_fd)
+/* Wait for the launched child's n-th exec stop; -errno if it never came. */
+static int wait_exec(pid_t pid, int err_fd, int n)
 {
 	int status, e = 0;
 
@@ -112,11 +112,11 @@ static int wait_exec(pid_t pid, int err_fd)
 			return -errno;
 		}
 		if (WIFEXITED(status) || WIFSIGNALED(status)) {
-			if (read(err_fd, &e, sizeof(e)) != sizeof(e))
-				e = ECHILD;
-			return -e;
+			if (read(err_fd, &e, sizeof(e)) == sizeof(e))
+				return -e;
+			return 0x10000 | (WIFEXITED(status) ? WEXITSTATUS(status) : 128);
 		}
-		if ((unsigned)status >> 16 == PTRACE_EVENT_EXEC)
+		if ((unsigned)status >> 16 == PTRACE_EVENT_EXEC && --n == 0)
 			return 0;
 		/* anything before exec (a signal sent to it): pass it on */
 		ptrace(PTRACE_CONT, pid, 0L,
@@ -124,9 +124,8 @@ static int wait_exec(pid_t pid, int err_fd)
 	}
 }
 
-struct engine *engine_launch(struct tracer *t, char *const argv[], char *const env[],
-			     const char *cwd, unsigned flags, const struct engine_client *c,
-			     int *err)
+struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
+			     const struct engine_client *c, int *err)
 {
 	int go[2], ep[2];
 	struct uproc *p;
@@ -141,7 +140,7 @@ struct engine *engine_launch(struct tracer *t, char *const argv[], char *const e
 	if (pid == 0) {
 		close(go[1]); /* or the read below never sees EOF */
 		close(ep[0]);
-		child_exec(argv, env, cwd, flags, go, ep[1]);
+		child_exec(l, go, ep[1]);
 	}
 	close(go[0]);
 	close(ep[1]);
@@ -153,10 +152,10 @@ struct engine *engine_launch(struct tracer *t, char *const argv[], char *const e
 		*err = -errno;
 	close(go[1]); /* go: exec now */
 	if (pid > 0 && !*err)
-		*err = wait_exec(pid, ep[0]);
+		*err = wait_exec(pid, ep[0], l->execs > 0 ? l->execs : 1);
 	close(ep[0]);
 	if (*err) {
-		if (pid > 0) {
+		if (pid > 0 && !(*err & 0x10000)) {
 			kill(pid, SIGKILL);
 			waitpid(pid, NULL, __WALL);
 		}

@@ -26,7 +26,7 @@ struct gdb_session {
 	struct buf reply;	    /* payload of the reply being built */
 	struct engine *engine;	    /* NULL before attach/run or after kill */
 	struct tracer *tracer;
-	const struct gdb_server *server;
+	struct gdb_server *server;
 	bool extended;		    /* '!' received */
 	bool waiting;		    /* a resume is in flight; the stop reply is owed */
 	bool closing;		    /* the endpoint should close after flushing */
@@ -68,8 +68,9 @@ struct gdb_packet {
 	const char *name;
 	enum gdb_match match;
 	gdb_handler_fn fn;
-	bool needs_engine; /* reply E with no process */
+	bool needs_engine;   /* reply E with no process */
 	const char *feature; /* advertised in qSupported, or NULL */
+	unsigned disable;    /* GDB_DISABLE_* bit that turns it off (--disable-packet) */
 };
 
 /* The table of all packets (gdb_dispatch.c) and its lookup. */
@@ -77,7 +78,7 @@ extern const struct gdb_packet gdb_packets[];
 extern const size_t gdb_npackets;
 const struct gdb_packet *gdb_packet_find(const char *payload, size_t len);
 
-void gdb_session_init(struct gdb_session *s, struct tracer *t, const struct gdb_server *srv);
+void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server *srv);
 void gdb_session_free(struct gdb_session *s); /* detaches the engine */
 /* Bytes from the client; replies accumulate in s->rsp.out. */
 void gdb_session_input(struct gdb_session *s, const uint8_t *data, size_t len);

@@ -13,55 +13,55 @@
 
 const struct gdb_packet gdb_packets[] = {
 	/* connection and capabilities (gdb_query.c) */
-	{ "qSupported", GDB_PARAM, gdb_handle_qsupported, false, NULL },
-	{ "QStartNoAckMode", GDB_EXACT, gdb_handle_noack, false, "QStartNoAckMode+" },
-	{ "QPassSignals", GDB_PARAM, gdb_handle_pass_signals, false, "QPassSignals+" },
-	{ "QProgramSignals", GDB_PARAM, gdb_handle_program_signals, false, "QProgramSignals+" },
-	{ "qSymbol", GDB_PARAM, gdb_handle_qsymbol, false, NULL },
-	{ "qAttached", GDB_PARAM, gdb_handle_qattached, true, NULL },
+	{"qSupported", GDB_PARAM, gdb_handle_qsupported, false, NULL, 0},
+	{"QStartNoAckMode", GDB_EXACT, gdb_handle_noack, false, "QStartNoAckMode+", 0},
+	{"QPassSignals", GDB_PARAM, gdb_handle_pass_signals, false, "QPassSignals+", 0},
+	{"QProgramSignals", GDB_PARAM, gdb_handle_program_signals, false, "QProgramSignals+", 0},
+	{"qSymbol", GDB_PARAM, gdb_handle_qsymbol, false, NULL, 0},
+	{"qAttached", GDB_PARAM, gdb_handle_qattached, true, NULL, 0},
+	{"qRcmd", GDB_PARAM, gdb_handle_qrcmd, false, NULL, 0},
 	/* threads (gdb_thread.c) */
-	{ "qfThreadInfo", GDB_EXACT, gdb_handle_qfthreadinfo, false, NULL },
-	{ "qsThreadInfo", GDB_EXACT, gdb_handle_qsthreadinfo, false, NULL },
-	{ "qC", GDB_EXACT, gdb_handle_qc, true, NULL },
-	{ "H", GDB_PREFIX, gdb_handle_h, false, NULL },
-	{ "T", GDB_PREFIX, gdb_handle_t, true, NULL },
+	{"qfThreadInfo", GDB_EXACT, gdb_handle_qfthreadinfo, false, NULL, GDB_DISABLE_QFTHREADINFO},
+	{"qsThreadInfo", GDB_EXACT, gdb_handle_qsthreadinfo, false, NULL, GDB_DISABLE_QFTHREADINFO},
+	{"qC", GDB_EXACT, gdb_handle_qc, true, NULL, GDB_DISABLE_QC},
+	{"H", GDB_PREFIX, gdb_handle_h, false, NULL, 0},
+	{"T", GDB_PREFIX, gdb_handle_t, true, NULL, 0},
 	/* object transfers (gdb_xfer.c) */
-	{ "qXfer:features:read", GDB_PARAM, gdb_handle_xfer, true, "qXfer:features:read+" },
-	{ "qXfer:auxv:read", GDB_PARAM, gdb_handle_xfer, true, "qXfer:auxv:read+" },
-	{ "qXfer:exec-file:read", GDB_PARAM, gdb_handle_xfer, true, "qXfer:exec-file:read+" },
-	{ "qXfer:threads:read", GDB_PARAM, gdb_handle_xfer, true, "qXfer:threads:read+" },
-	{ "qXfer:libraries-svr4:read", GDB_PARAM, gdb_handle_xfer, true,
-	  "qXfer:libraries-svr4:read+;augmented-libraries-svr4-read+" },
-	{ "qXfer:siginfo:read", GDB_PARAM, gdb_handle_xfer, true, "qXfer:siginfo:read+" },
-	{ "qXfer:siginfo:write", GDB_PARAM, gdb_handle_xfer_write, true,
-	  "qXfer:siginfo:write+" },
+	{"qXfer:features:read", GDB_PARAM, gdb_handle_xfer, true, "qXfer:features:read+", 0},
+	{"qXfer:auxv:read", GDB_PARAM, gdb_handle_xfer, true, "qXfer:auxv:read+", 0},
+	{"qXfer:exec-file:read", GDB_PARAM, gdb_handle_xfer, true, "qXfer:exec-file:read+", 0},
+	{"qXfer:threads:read", GDB_PARAM, gdb_handle_xfer, true, "qXfer:threads:read+", 0},
+	{"qXfer:libraries-svr4:read", GDB_PARAM, gdb_handle_xfer, true,
+	 "qXfer:libraries-svr4:read+;augmented-libraries-svr4-read+", 0},
+	{"qXfer:siginfo:read", GDB_PARAM, gdb_handle_xfer, true, "qXfer:siginfo:read+", 0},
+	{"qXfer:siginfo:write", GDB_PARAM, gdb_handle_xfer_write, true, "qXfer:siginfo:write+", 0},
 	/* registers (gdb_regs.c) */
-	{ "g", GDB_EXACT, gdb_handle_g, true, NULL },
-	{ "G", GDB_PREFIX, gdb_handle_G, true, NULL },
-	{ "p", GDB_PREFIX, gdb_handle_p, true, NULL },
-	{ "P", GDB_PREFIX, gdb_handle_P, true, NULL },
+	{"g", GDB_EXACT, gdb_handle_g, true, NULL, 0},
+	{"G", GDB_PREFIX, gdb_handle_G, true, NULL, 0},
+	{"p", GDB_PREFIX, gdb_handle_p, true, NULL, 0},
+	{"P", GDB_PREFIX, gdb_handle_P, true, NULL, 0},
 	/* memory (gdb_mem.c) */
-	{ "m", GDB_PREFIX, gdb_handle_m, true, NULL },
-	{ "M", GDB_PREFIX, gdb_handle_M, true, NULL },
-	{ "X", GDB_PREFIX, gdb_handle_X, true, NULL },
+	{"m", GDB_PREFIX, gdb_handle_m, true, NULL, 0},
+	{"M", GDB_PREFIX, gdb_handle_M, true, NULL, 0},
+	{"X", GDB_PREFIX, gdb_handle_X, true, NULL, 0},
 	/* breakpoints (gdb_break.c) */
-	{ "Z", GDB_PREFIX, gdb_handle_z, true, "swbreak+;hwbreak+" },
-	{ "z", GDB_PREFIX, gdb_handle_z, true, NULL },
+	{"Z", GDB_PREFIX, gdb_handle_z, true, "swbreak+;hwbreak+", 0},
+	{"z", GDB_PREFIX, gdb_handle_z, true, NULL, 0},
 	/* execution (gdb_resume.c) */
-	{ "?", GDB_EXACT, gdb_handle_question, false, NULL },
-	{ "vCont?", GDB_EXACT, gdb_handle_vcont_query, true, NULL },
-	{ "vCont", GDB_PARAM, gdb_handle_vcont, true, "vContSupported+" },
-	{ "vCtrlC", GDB_EXACT, gdb_handle_vctrlc, true, NULL },
-	{ "c", GDB_PREFIX, gdb_handle_c, true, NULL },
-	{ "C", GDB_PREFIX, gdb_handle_c, true, NULL },
-	{ "s", GDB_PREFIX, gdb_handle_c, true, NULL },
-	{ "S", GDB_PREFIX, gdb_handle_c, true, NULL },
+	{"?", GDB_EXACT, gdb_handle_question, false, NULL, 0},
+	{"vCont?", GDB_EXACT, gdb_handle_vcont_query, true, NULL, GDB_DISABLE_VCONT},
+	{"vCont", GDB_PARAM, gdb_handle_vcont, true, "vContSupported+", GDB_DISABLE_VCONT},
+	{"vCtrlC", GDB_EXACT, gdb_handle_vctrlc, true, NULL, 0},
+	{"c", GDB_PREFIX, gdb_handle_c, true, NULL, 0},
+	{"C", GDB_PREFIX, gdb_handle_c, true, NULL, 0},
+	{"s", GDB_PREFIX, gdb_handle_c, true, NULL, 0},
+	{"S", GDB_PREFIX, gdb_handle_c, true, NULL, 0},
 	/* process (gdb_process.c) */
-	{ "D", GDB_PARAM, gdb_handle_detach, true, NULL },
-	{ "k", GDB_EXACT, gdb_handle_kill, false, NULL },
-	{ "vKill", GDB_PARAM, gdb_handle_vkill, false, NULL },
+	{"D", GDB_PARAM, gdb_handle_detach, true, NULL, 0},
+	{"k", GDB_EXACT, gdb_handle_kill, false, NULL, 0},
+	{"vKill", GDB_PARAM, gdb_handle_vkill, false, NULL, 0},
 	/* host files (gdb_vfile.c) */
-	{ "vFile:", GDB_PREFIX, gdb_handle_vfile, false, NULL },
+	{"vFile:", GDB_PREFIX, gdb_handle_vfile, false, NULL, 0},
 };
 
 const size_t gdb_npackets = sizeof(gdb_packets) / sizeof(gdb_packets[0]);
@@ -90,11 +90,15 @@ const struct gdb_packet *gdb_packet_find(const char *payload, size_t len)
 	return NULL;
 }
 
+bool gdb_packet_disabled(const struct gdb_session *s, const struct gdb_packet *gp)
+{
+	return s->server && (s->server->disabled & gp->disable);
+}
+
 void gdb_put_features(struct gdb_session *s, struct buf *b)
 {
-	(void)s;
 	buf_printf(b, "PacketSize=%x;multiprocess+", RSP_MAX_PACKET);
 	for (size_t i = 0; i < gdb_npackets; i++)
-		if (gdb_packets[i].feature)
+		if (gdb_packets[i].feature && !gdb_packet_disabled(s, &gdb_packets[i]))
 			buf_printf(b, ";%s", gdb_packets[i].feature);
 }

@@ -8,7 +8,17 @@
 #include "gdb.h"
 #include "gdb_handlers.h"
 
+/* gdbserver's --disable-packet=..., for GDB's testsuite */
+#define GDB_DISABLE_VCONT	 1u
+#define GDB_DISABLE_TTHREAD	 2u
+#define GDB_DISABLE_QC		 4u
+#define GDB_DISABLE_QFTHREADINFO 8u
+#define GDB_DISABLE_T		 16u
+
 struct gdb_server {
+	unsigned disabled; /* GDB_DISABLE_* */
+	bool debug;	   /* --debug, monitor set debug */
+	bool exit_requested; /* monitor exit */
 	bool multi;	   /* --multi: extended-remote, lives on without a process */
 	bool once;	   /* --once: serve one client, then exit */
 	bool remote_debug; /* --remote-debug: packet log on stderr */
@@ -38,6 +48,7 @@ void gdb_xfer_slice(struct gdb_session *s, const char *obj, size_t objlen, uint6
 
 /* qSupported features derived from the packet table (gdb_dispatch.c). */
 void gdb_put_features(struct gdb_session *s, struct buf *b);
+bool gdb_packet_disabled(const struct gdb_session *s, const struct gdb_packet *gp);
 
 /* Packet handlers, by file. See the table in gdb_dispatch.c. */
 int gdb_handle_qsupported(struct gdb_session *s, const char *p, size_t len);
@@ -46,6 +57,7 @@ int gdb_handle_pass_signals(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_program_signals(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_qsymbol(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_qattached(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_qrcmd(struct gdb_session *s, const char *p, size_t len);
 
 int gdb_handle_qfthreadinfo(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_qsthreadinfo(struct gdb_session *s, const char *p, size_t len);

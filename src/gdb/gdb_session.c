@@ -33,7 +33,7 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 	}
 }
 
-void gdb_session_init(struct gdb_session *s, struct tracer *t, const struct gdb_server *srv)
+void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server *srv)
 {
 	memset(s, 0, sizeof(*s));
 	rsp_conn_init(&s->rsp);
@@ -80,6 +80,8 @@ static void handle_packet(struct gdb_session *s, const char *pkt, size_t len)
 	if (s->server && s->server->remote_debug)
 		fprintf(stderr, "getpkt (\"%.*s\");\n", (int)(len > 200 ? 200 : len), pkt);
 	buf_reset(&s->reply);
+	if (gp && gdb_packet_disabled(s, gp))
+		gp = NULL;
 	if (gp && gp->needs_engine && !s->engine)
 		ret = -ESRCH;
 	else if (gp)

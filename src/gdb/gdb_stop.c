@@ -67,6 +67,8 @@ static int stop_signal(const struct engine_stop *st)
 
 void gdb_stop_reply(struct gdb_session *s, const struct engine_stop *st, struct buf *b)
 {
+	unsigned off = s->server ? s->server->disabled : 0;
+
 	if (st->kind == ENGINE_STOP_EXITED || st->kind == ENGINE_STOP_KILLED) {
 		if (st->kind == ENGINE_STOP_EXITED)
 			buf_printf(b, "W%02x", st->status & 0xff);
@@ -76,9 +78,16 @@ void gdb_stop_reply(struct gdb_session *s, const struct engine_stop *st, struct 
 			buf_printf(b, ";process:%x", (unsigned)st->pid);
 		return;
 	}
-	buf_printf(b, "T%02xthread:", gdb_signal_from_host(stop_signal(st)) & 0xff);
-	gdb_put_tid(s, b, st->tid);
-	buf_putc(b, ';');
+	if (off & GDB_DISABLE_T) {
+		buf_printf(b, "S%02x", gdb_signal_from_host(stop_signal(st)) & 0xff);
+		return;
+	}
+	buf_printf(b, "T%02x", gdb_signal_from_host(stop_signal(st)) & 0xff);
+	if (!(off & GDB_DISABLE_TTHREAD)) {
+		buf_puts(b, "thread:");
+		gdb_put_tid(s, b, st->tid);
+		buf_putc(b, ';');
+	}
 	if (s->engine)
 		put_expedited(s, st->tid, b);
 	put_reason(st, b);

@@ -1,0 +1,101 @@
+/*
+ * gdb_monitor.c: "monitor CMD" (qRcmd,HEX): gdbserver's monitor commands.
+ *
+ * Output goes to gdb's console as "O" packets before the final reply.
+ */
+#include "gdb_int.h"
+
+#include <errno.h>
+#include <string.h>
+
+static void monitor_out(struct gdb_session *s, const char *text)
+{
+	struct buf b;
+
+	buf_init(&b);
+	buf_putc(&b, 'O');
+	buf_hex(&b, text, strlen(text));
+	rsp_send(&s->rsp, b.data, b.len);
+	buf_free(&b);
+}
+
+static void mon_help(struct gdb_session *s, const char *arg)
+{
+	(void)arg;
+	monitor_out(s, "The following monitor commands are supported:\n"
+		       "  set debug <0|1>\n"
+		       "    Enable general debugging messages\n"
+		       "  set remote-debug <0|1>\n"
+		       "    Enable remote protocol debugging messages\n"
+		       "  set debug-format option1[,option2,...]\n"
+		       "    Add additional information to debugging messages\n"
+		       "    Options: all, none\n"
+		       "  exit\n"
+		       "    Quit utraced\n");
+}
+
+static void mon_debug(struct gdb_session *s, const char *arg)
+{
+	s->server->debug = arg[0] == '1';
+	monitor_out(s, s->server->debug ? "Debug output enabled.\n" : "Debug output disabled.\n");
+}
+
+static void mon_remote_debug(struct gdb_session *s, const char *arg)
+{
+	s->server->remote_debug = arg[0] == '1';
+	monitor_out(s, s->server->remote_debug ? "Protocol debug output enabled.\n" :
+						 "Protocol debug output disabled.\n");
+}
+
+static void mon_debug_format(struct gdb_session *s, const char *arg)
+{
+	/* we have no extra formats; accept gdbserver's two keywords */
+	if (!strcmp(arg, "all"))
+		monitor_out(s, "All extra debug format options enabled.\n");
+	else if (!strcmp(arg, "none"))
+		monitor_out(s, "All extra debug format options disabled.\n");
+	else
+		monitor_out(s, "Unknown debug-format argument.\n");
+}
+
+static void mon_exit(struct gdb_session *s, const char *arg)
+{
+	(void)arg;
+	s->server->exit_requested = true;
+}
+
+static const struct {
+	const char *cmd; /* the command; a trailing space means an argument follows */
+	void (*fn)(struct gdb_session *s, const char *arg);
+} monitor_cmds[] = {
+	{ "help", mon_help },
+	{ "set debug ", mon_debug },
+	{ "set remote-debug ", mon_remote_debug },
+	{ "set debug-format ", mon_debug_format },
+	{ "exit", mon_exit },
+};
+
+int gdb_handle_qrcmd(struct gdb_session *s, const char *p, size_t len)
+{
+	const char *hex = p + strlen("qRcmd,");
+	size_t n = (len - strlen("qRcmd,")) / 2;
+	char cmd[256];
+
+	if (len < strlen("qRcmd,") || n >= sizeof(cmd) ||
+	    rsp_hex_decode(hex, len - strlen("qRcmd,"), (uint8_t *)cmd, n) < 0 ||
+	    memchr(cmd, '\0', n))
+		return -EINVAL;
+	cmd[n] = '\0';
+	for (size_t i = 0; i < sizeof(monitor_cmds) / sizeof(monitor_cmds[0]); i++) {
+		size_t l = strlen(monitor_cmds[i].cmd);
+		bool has_arg = monitor_cmds[i].cmd[l - 1] == ' ';
+
+		if (has_arg ? strncmp(cmd, monitor_cmds[i].cmd, l) : strcmp(cmd, monitor_cmds[i].cmd))
+			continue;
+		monitor_cmds[i].fn(s, cmd + (has_arg ? l : 0));
+		buf_puts(&s->reply, "OK");
+		return 0;
+	}
+	monitor_out(s, "Unknown monitor command.\n\n");
+	return -EINVAL;
+}
