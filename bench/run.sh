@@ -352,6 +352,7 @@ do_sweep() {
 	local bytes=$((MEM_MIB << 20))
 	RAW=$B/out/sweep.txt
 	header | tee "$RAW"
+	rm -f "$B/out/sweep.summary"
 	for sz in $sizes; do
 		PKT_SIZE=$sz
 		echo "# size $sz" >>"$RAW"
@@ -373,12 +374,17 @@ do_sweep() {
 	unset PKT_SIZE
 	echo
 	echo "case c ($MEM_MIB MiB) by memory-read packet size; part = the dump, median of $REPS"
-	printf '%-9s %-10s %10s %9s %9s %12s\n' size server bytes/pkt packets "part s" "us/packet"
-	tail -n $(($(wc -w <<<"$sizes") * 2)) "$B/out/sweep.summary" |
-		awk '{ printf "%-9s %-10s %10d %9d %9s %12.1f\n", $1, $2, $3, $4, $5, ($5 == "-" ? 0 : 1e6 * $5 / $4) }'
+	printf '%-9s %-10s %10s %9s %9s\n' size server bytes/pkt packets "part s"
+	awk '{ printf "%-9s %-10s %10d %9d %9s\n", $1, $2, $3, $4, $5 }' "$B/out/sweep.summary"
+	echo "least-squares fit, part = fixed + per_packet * packets:"
+	awk '$5 != "-" {
+			n[$2]++; x[$2] += $4; y[$2] += $5; xx[$2] += $4 * $4; xy[$2] += $4 * $5 }
+		END { for (s in n) { d = n[s] * xx[s] - x[s] * x[s]; if (d == 0) continue
+			b = (n[s] * xy[s] - x[s] * y[s]) / d; a = (y[s] - b * x[s]) / n[s]
+			printf "  %-10s fixed %.3f s (%.1f ns/byte), per packet %.1f us\n", s, a,
+				1e9 * a / '"$bytes"', 1e6 * b } }' "$B/out/sweep.summary"
 	rm -f "$B/out/sweep.summary"
-	echo "(the part time divided by the packet count; differences between rows show"
-	echo " what one packet more or less costs. raw: $RAW)"
+	echo "(raw: $RAW)"
 }
 
 case_title() {

@@ -112,7 +112,7 @@ static int take_wrapper(int argc, char **argv, struct ep_config *cfg)
 		fprintf(stderr, "utraced: --wrapper needs arguments ending with --\n");
 		return -1;
 	}
-	cfg->wrapper = &argv[optind];
+	cfg->srv.wrapper = &argv[optind];
 	argv[i] = NULL; /* terminates the wrapper's argv */
 	optind = i + 1;
 	return 0;
@@ -128,7 +128,7 @@ static int parse_pid(const char *s)
 
 int main(int argc, char **argv)
 {
-	struct ep_config cfg = { .startup_with_shell = true };
+	struct ep_config cfg = { .srv.startup_with_shell = true };
 	bool attach = false;
 	int opt;
 
@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 			break;
 		case OPT_SHELL:
 		case OPT_NO_SHELL:
-			cfg.startup_with_shell = opt == OPT_SHELL;
+			cfg.srv.startup_with_shell = opt == OPT_SHELL;
 			break;
 		case OPT_DISABLE_PACKET:
 			if (parse_disable(optarg, &cfg.srv.disabled) < 0)
@@ -186,6 +186,7 @@ int main(int argc, char **argv)
 		}
 	} else if (optind < argc) {
 		cfg.argv = &argv[optind];
+		cfg.srv.program = argv[optind];
 	} else if (!cfg.srv.multi) {
 		usage(stderr);
 		return 1;

@@ -37,8 +37,6 @@ struct ep_config {
 	struct gdb_server srv;
 	const char *comm;
 	char **argv;	   /* program to launch, or NULL */
-	char **wrapper;	   /* --wrapper ARGS -- (NULL-terminated), or NULL */
-	bool startup_with_shell; /* run the program through $SHELL (default) */
 	int attach_pid;	   /* --attach PID, or 0 */
 };
 

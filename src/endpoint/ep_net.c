@@ -72,15 +72,20 @@ static int listen_loopback(int port, struct ep_listen *l)
 	return 0;
 }
 
-static int listen_host(const char *host, const char *port, struct ep_listen *l)
+static int listen_host(const char *host, const char *port, int family, struct ep_listen *l,
+		       char *msg, size_t msglen)
 {
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
+	struct addrinfo hints = { .ai_family = family,
+				  .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE };
 	struct addrinfo *res;
 	int fd, err;
 
 	err = getaddrinfo(host, port, &hints, &res);
-	if (err)
+	if (err) {
+		snprintf(msg, msglen, "%s: cannot resolve name: %s", host, gai_strerror(err));
 		return -EADDRNOTAVAIL;
+	}
 	fd = listen_addr(res->ai_addr, res->ai_addrlen);
 	freeaddrinfo(res);
 	if (fd < 0)
@@ -111,13 +116,38 @@ static int listen_unix(const char *path, struct ep_listen *l)
 	return 0;
 }
 
+/* gdb's "tcp:", "tcp4:", "udp6:"... prefixes (we always serve TCP, as gdbserver). */
+static const char *strip_prefix(const char *comm, int *family)
+{
+	static const struct {
+		const char *prefix;
+		int family;
+	} prefixes[] = {
+		{ "tcp:", AF_UNSPEC }, { "tcp4:", AF_INET }, { "tcp6:", AF_INET6 },
+		{ "udp:", AF_UNSPEC }, { "udp4:", AF_INET }, { "udp6:", AF_INET6 },
+	};
+
+	*family = AF_UNSPEC;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t n = strlen(prefixes[i].prefix);
+
+		if (!strncmp(comm, prefixes[i].prefix, n)) {
+			*family = prefixes[i].family;
+			return comm + n;
+		}
+	}
+	return comm;
+}
+
 int ep_listen(const char *comm, struct ep_listen *l, char *err, size_t errlen)
 {
 	char host[256];
 	const char *colon;
-	int ret;
+	int ret, family;
 
 	memset(l, 0, sizeof(*l));
+	err[0] = '\0';
+	comm = strip_prefix(comm, &family);
 	if (!strncmp(comm, "unix:", 5) || strchr(comm, '/')) {
 		ret = listen_unix(comm + (strncmp(comm, "unix:", 5) ? 0 : 5), l);
 	} else {
@@ -135,11 +165,11 @@ int ep_listen(const char *comm, struct ep_listen *l, char *err, size_t errlen)
 		if (!host[0])
 			ret = listen_loopback(atoi(colon + 1), l);
 		else
-			ret = listen_host(host, colon + 1, l);
+			ret = listen_host(host, colon + 1, family, l, err, errlen);
 	}
 	if (ret == -EADDRINUSE)
 		snprintf(err, errlen, "Can't bind address: Address already in use.");
-	else if (ret < 0)
+	else if (ret < 0 && !err[0])
 		snprintf(err, errlen, "Can't listen on %s: %s", comm, strerror(-ret));
 	return ret;
 }

@@ -10,7 +10,6 @@
  * stopped first, then let go.
  */
 #include "ep.h"
-#include "../gdb/gdb_launch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,9 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/signalfd.h>
 #include <unistd.h>
 
-enum { TAG_TRACER = -1, TAG_CLIENT = -2, TAG_STDIN = -3 };
+enum { TAG_TRACER = -1, TAG_CLIENT = -2, TAG_SIGNAL = -3 };
 
 struct server {
 	struct ep_config *cfg;
@@ -29,6 +29,7 @@ struct server {
 	struct gdb_session s;
 	struct ep_listen lis;
 	int epfd;
+	int sigfd;	 /* SIGTERM, SIGINT, SIGHUP */
 	int rfd, wfd;	 /* current client, -1 if none */
 	bool want_out;	 /* EPOLLOUT armed */
 	bool quit;
@@ -201,6 +202,8 @@ static void handle_event(struct server *sv, const struct epoll_event *ev)
 
 	if (ev->data.u64 >> 32 == 1) {
 		accept_client(sv, (int)(ev->data.u64 & 0xffffffff));
+	} else if (tag == TAG_SIGNAL) {
+		sv->quit = true; /* SIGTERM/SIGINT/SIGHUP: leave cleanly */
 	} else if (tag == TAG_TRACER) {
 		tracer_poll(sv->t);
 	} else if (tag == TAG_CLIENT) {
@@ -214,23 +217,10 @@ static void handle_event(struct server *sv, const struct epoll_event *ev)
 static struct engine *launch(struct server *sv)
 {
 	struct ep_config *cfg = sv->cfg;
-	const char *shell = getenv("SHELL");
-	struct engine_launch l = {
-		.flags = ENGINE_LAUNCH_NO_ASLR | (cfg->srv.stdio ? ENGINE_LAUNCH_STDIO : 0),
-	};
 	struct engine *e;
-	char **argv;
 	int err;
 
-	if (!shell || !*shell)
-		shell = "/bin/sh";
-	argv = gdb_launch_argv(cfg->argv, cfg->wrapper, cfg->startup_with_shell ? shell : NULL,
-			       &l.execs);
-	if (!argv)
-		return NULL;
-	l.argv = argv;
-	e = engine_launch(sv->t, &l, &sv->s.client, &err);
-	gdb_launch_argv_free(argv);
+	e = gdb_launch(&sv->s, cfg->argv, &err);
 	if (e) {
 		fprintf(stderr, "Process %s created; pid = %d\n", cfg->argv[0], engine_pid(e));
 		return e;
@@ -238,10 +228,28 @@ static struct engine *launch(struct server *sv)
 	if (err & 0x10000)
 		fprintf(stderr, "During startup program exited with code %d.\n", err & 0xff);
 	else
-		fprintf(stderr, "utraced: Cannot exec %s\nutraced: Error: %s\n\n"
-				"During startup program exited with code 127.\n",
+		fprintf(stderr,
+			"utraced: Cannot exec %s\nutraced: Error: %s\n\n"
+			"During startup program exited with code 127.\n",
 			cfg->argv[0], strerror(-err));
 	return NULL;
+}
+
+/*
+ * Signals that would kill us are read from a signalfd instead, so that we
+ * always leave through the exit path: traps removed, debug registers
+ * cleared, the process detached (or killed, if we launched it).
+ */
+static int quit_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
 static int start_process(struct server *sv)
@@ -283,7 +291,7 @@ static int open_comm(struct server *sv)
 		return 0;
 	}
 	if (ep_listen(sv->cfg->comm, &sv->lis, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s\nExiting\n", err);
+		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
 	for (int i = 0; i < sv->lis.nfds; i++)
@@ -313,7 +321,7 @@ static void loop(struct server *sv)
 
 int ep_server_run(struct ep_config *cfg)
 {
-	struct server sv = { .cfg = cfg, .rfd = -1, .wfd = -1 };
+	struct server sv = { .cfg = cfg, .rfd = -1, .wfd = -1, .sigfd = -1 };
 
 	signal(SIGPIPE, SIG_IGN);
 	cfg->srv.on_exit = on_exit_cb;
@@ -331,6 +339,9 @@ int ep_server_run(struct ep_config *cfg)
 		goto out;
 	}
 	ep_add(&sv, tracer_fd(sv.t), EPOLLIN, TAG_TRACER);
+	sv.sigfd = quit_signals();
+	if (sv.sigfd >= 0)
+		ep_add(&sv, sv.sigfd, EPOLLIN, TAG_SIGNAL);
 	loop(&sv);
 out:
 	client_flush(&sv);
@@ -341,5 +352,7 @@ out:
 	tracer_free(sv.t);
 	ep_listen_close(&sv.lis);
 	close(sv.epfd);
+	if (sv.sigfd >= 0)
+		close(sv.sigfd);
 	return sv.exit_code;
 }

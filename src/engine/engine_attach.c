@@ -72,9 +72,14 @@ static void detect_arch(struct uproc *p, pid_t tid)
 static void child_exec(const struct engine_launch *l, int go[2], int err_fd)
 {
 	static const char redirected[] = "stdin/stdout redirected\n";
+	sigset_t none;
 	char c;
 	int e;
 
+	/* our blocked and ignored signals are not the program's */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
 	if (l->flags & ENGINE_LAUNCH_NO_ASLR)
 		personality(ADDR_NO_RANDOMIZE);
 	if (l->flags & ENGINE_LAUNCH_STDIO) {

@@ -47,6 +47,11 @@ struct gdb_session {
 	int vfile_fds[256];	    /* vFile:open handles, -1 = free (gdb keeps one per library) */
 	pid_t vfile_pid;	    /* vFile:setfs (0 = our own view) */
 	struct engine_client client;
+	char **env;		    /* environment for vRun (QEnvironment*) */
+	size_t env_len;
+	char *cwd;		    /* QSetWorkingDir, NULL = ours */
+	bool no_aslr;		    /* QDisableRandomization */
+	bool startup_with_shell;    /* QStartupWithShell */
 };
 
 /*

@@ -60,6 +60,18 @@ const struct gdb_packet gdb_packets[] = {
 	{"D", GDB_PARAM, gdb_handle_detach, true, NULL, 0},
 	{"k", GDB_EXACT, gdb_handle_kill, false, NULL, 0},
 	{"vKill", GDB_PARAM, gdb_handle_vkill, false, NULL, 0},
+	/* extended remote (gdb_extended.c) */
+	{"!", GDB_EXACT, gdb_handle_extended, false, NULL, 0},
+	{"vRun", GDB_PARAM, gdb_handle_vrun, false, NULL, 0},
+	{"vAttach", GDB_PARAM, gdb_handle_vattach, false, NULL, 0},
+	{"QEnvironmentReset", GDB_EXACT, gdb_handle_run_setting, false, "QEnvironmentReset+", 0},
+	{"QEnvironmentHexEncoded", GDB_PARAM, gdb_handle_run_setting, false,
+	 "QEnvironmentHexEncoded+", 0},
+	{"QEnvironmentUnset", GDB_PARAM, gdb_handle_run_setting, false, "QEnvironmentUnset+", 0},
+	{"QSetWorkingDir", GDB_PARAM, gdb_handle_run_setting, false, "QSetWorkingDir+", 0},
+	{"QDisableRandomization", GDB_PARAM, gdb_handle_run_setting, false,
+	 "QDisableRandomization+", 0},
+	{"QStartupWithShell", GDB_PARAM, gdb_handle_run_setting, false, "QStartupWithShell+", 0},
 	/* host files (gdb_vfile.c) */
 	{"vFile:", GDB_PREFIX, gdb_handle_vfile, false, NULL, 0},
 };

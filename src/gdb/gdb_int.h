@@ -23,6 +23,9 @@ struct gdb_server {
 	bool once;	   /* --once: serve one client, then exit */
 	bool remote_debug; /* --remote-debug: packet log on stderr */
 	bool stdio;	   /* RSP on our stdin/stdout */
+	const char *program;	   /* PROG from the command line (vRun's default) */
+	char **wrapper;		   /* --wrapper words, or NULL */
+	bool startup_with_shell;   /* --[no-]startup-with-shell */
 	/* Called when the process exits or is killed (progress line, exit policy). */
 	void (*on_exit)(struct gdb_session *s, const struct engine_stop *st);
 	/* Called after a successful detach. */
@@ -49,6 +52,16 @@ void gdb_xfer_slice(struct gdb_session *s, const char *obj, size_t objlen, uint6
 /* qSupported features derived from the packet table (gdb_dispatch.c). */
 void gdb_put_features(struct gdb_session *s, struct buf *b);
 bool gdb_packet_disabled(const struct gdb_session *s, const struct gdb_packet *gp);
+
+/* Extended remote (gdb_extended.c). */
+void gdb_extended_init(struct gdb_session *s);
+void gdb_extended_free(struct gdb_session *s);
+/* Launch prog[] as this session's settings say (shell, wrapper, env, cwd, ASLR). */
+struct engine *gdb_launch(struct gdb_session *s, char *const prog[], int *err);
+int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_extended(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_run_setting(struct gdb_session *s, const char *p, size_t len);
 
 /* Packet handlers, by file. See the table in gdb_dispatch.c. */
 int gdb_handle_qsupported(struct gdb_session *s, const char *p, size_t len);

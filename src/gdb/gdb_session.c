@@ -46,6 +46,7 @@ void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server
 	s->client.ctx = s;
 	s->client.on_stop = session_on_stop;
 	s->client.name = "gdb";
+	gdb_extended_init(s);
 }
 
 void gdb_session_set_engine(struct gdb_session *s, struct engine *e)
@@ -67,6 +68,7 @@ void gdb_session_free(struct gdb_session *s)
 	if (s->engine)
 		engine_detach(s->engine);
 	s->engine = NULL;
+	gdb_extended_free(s);
 	rsp_conn_free(&s->rsp);
 	buf_free(&s->reply);
 	buf_free(&s->xfer_cache);

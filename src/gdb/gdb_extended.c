@@ -1,0 +1,270 @@
+/*
+ * gdb_extended.c: extended-remote: '!', vRun, vAttach and the settings gdb
+ * sends before a run (environment, working directory, shell, ASLR).
+ *
+ * gdb_launch() is also how the daemon starts the program named on its own
+ * command line, so both paths start programs the same way.
+ */
+#include "gdb_int.h"
+#include "gdb_launch.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern char **environ;
+
+static void env_free(struct gdb_session *s)
+{
+	for (size_t i = 0; s->env && s->env[i]; i++)
+		free(s->env[i]);
+	free(s->env);
+	s->env = NULL;
+	s->env_len = 0;
+}
+
+/* Start again from the environment utraced was started with. */
+static void env_reset(struct gdb_session *s)
+{
+	size_t n = 0;
+
+	env_free(s);
+	while (environ[n])
+		n++;
+	s->env = calloc(n + 1, sizeof(*s->env));
+	if (!s->env)
+		return;
+	for (size_t i = 0; i < n; i++)
+		s->env[i] = strdup(environ[i]);
+	s->env_len = n;
+}
+
+/* Remove NAME (the part of var up to '=' or its end). */
+static void env_unset(struct gdb_session *s, const char *var)
+{
+	size_t n = strcspn(var, "=");
+
+	for (size_t i = 0; i < s->env_len; i++) {
+		if (strncmp(s->env[i], var, n) || s->env[i][n] != '=')
+			continue;
+		free(s->env[i]);
+		memmove(&s->env[i], &s->env[i + 1], (s->env_len - i) * sizeof(*s->env));
+		s->env_len--;
+		return;
+	}
+}
+
+static int env_set(struct gdb_session *s, const char *var)
+{
+	char **grown;
+
+	if (!strchr(var, '='))
+		return -EINVAL;
+	env_unset(s, var);
+	grown = realloc(s->env, (s->env_len + 2) * sizeof(*s->env));
+	if (!grown)
+		return -ENOMEM;
+	s->env = grown;
+	s->env[s->env_len++] = strdup(var);
+	s->env[s->env_len] = NULL;
+	return 0;
+}
+
+void gdb_extended_init(struct gdb_session *s)
+{
+	env_reset(s);
+	s->no_aslr = true;
+	s->startup_with_shell = s->server ? s->server->startup_with_shell : true;
+}
+
+void gdb_extended_free(struct gdb_session *s)
+{
+	env_free(s);
+	free(s->cwd);
+	s->cwd = NULL;
+}
+
+struct engine *gdb_launch(struct gdb_session *s, char *const prog[], int *err)
+{
+	const char *shell = NULL;
+	struct engine_launch l = { .env = s->env, .cwd = s->cwd };
+	struct engine *e;
+	char **argv;
+
+	if (s->startup_with_shell) {
+		shell = getenv("SHELL");
+		if (!shell || !*shell)
+			shell = "/bin/sh";
+	}
+	l.flags = (s->no_aslr ? ENGINE_LAUNCH_NO_ASLR : 0) |
+		  (s->server && s->server->stdio ? ENGINE_LAUNCH_STDIO : 0);
+	argv = gdb_launch_argv(prog, s->server ? s->server->wrapper : NULL, shell, &l.execs);
+	if (!argv) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	l.argv = argv;
+	e = engine_launch(s->tracer, &l, &s->client, err);
+	gdb_launch_argv_free(argv);
+	return e;
+}
+
+/* Decode one hex field [p, end) into a new string; NULL if malformed. */
+static char *hex_string(const char *p, const char *end)
+{
+	size_t n = (size_t)(end - p) / 2;
+	char *str;
+
+	if ((end - p) % 2)
+		return NULL;
+	str = malloc(n + 1);
+	if (!str)
+		return NULL;
+	if (rsp_hex_decode(p, (size_t)(end - p), (uint8_t *)str, n) < 0 || memchr(str, 0, n)) {
+		free(str);
+		return NULL;
+	}
+	str[n] = '\0';
+	return str;
+}
+
+/* vRun;PROG;ARG... (hex) into a NULL-terminated argv; PROG may be empty. */
+static char **parse_vrun(const char *p, const char *end, size_t *argc)
+{
+	size_t n = 1, k = 0;
+	char **argv;
+
+	for (const char *q = p; q < end; q++)
+		n += *q == ';';
+	argv = calloc(n + 1, sizeof(*argv));
+	if (!argv)
+		return NULL;
+	for (const char *q = p; k < n; k++) {
+		const char *semi = memchr(q, ';', (size_t)(end - q));
+
+		if (!semi)
+			semi = end;
+		argv[k] = hex_string(q, semi);
+		if (!argv[k])
+			goto bad;
+		q = semi + 1;
+	}
+	*argc = n;
+	return argv;
+bad:
+	gdb_launch_argv_free(argv);
+	return NULL;
+}
+
+static void adopt(struct gdb_session *s, struct engine *e)
+{
+	gdb_session_set_engine(s, e);
+	s->detached = false;
+	s->killed = false;
+	gdb_stop_reply(s, &s->last, &s->reply);
+}
+
+int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len)
+{
+	const char *q = p + strlen("vRun;"), *end = p + len;
+	size_t argc;
+	char **argv;
+	struct engine *e;
+	int err;
+
+	if (len < strlen("vRun;"))
+		return -EINVAL;
+	argv = parse_vrun(q, end, &argc);
+	if (!argv)
+		return -EINVAL;
+	if (!argv[0][0] && s->server && s->server->program) {
+		free(argv[0]);
+		argv[0] = strdup(s->server->program);
+	}
+	if (s->engine) { /* gdb's "run" again: the old one goes */
+		engine_kill(s->engine);
+		engine_detach(s->engine);
+		s->engine = NULL;
+	}
+	e = argv[0] && argv[0][0] ? gdb_launch(s, argv, &err) : NULL;
+	gdb_launch_argv_free(argv);
+	if (!e)
+		return -ENOENT;
+	fprintf(stderr, "Process created; pid = %d\n", engine_pid(e));
+	adopt(s, e);
+	return 0;
+}
+
+int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len)
+{
+	const char *q = p + strlen("vAttach;"), *end = p + len;
+	struct engine *e;
+	uint64_t pid;
+	int err;
+
+	if (len < strlen("vAttach;") || rsp_parse_hex(&q, end, &pid) < 0 || q != end ||
+	    pid == 0 || pid > 0x7fffffff)
+		return -EINVAL;
+	if (s->engine)
+		return -EBUSY;
+	e = engine_attach(s->tracer, (pid_t)pid, &s->client, &err);
+	if (!e)
+		return err;
+	fprintf(stderr, "Attached; pid = %d\n", (int)pid);
+	adopt(s, e);
+	return 0;
+}
+
+int gdb_handle_extended(struct gdb_session *s, const char *p, size_t len)
+{
+	(void)p;
+	(void)len;
+	s->extended = true;
+	buf_puts(&s->reply, "OK");
+	return 0;
+}
+
+/* "Qname:VALUE" settings that shape the next vRun. */
+int gdb_handle_run_setting(struct gdb_session *s, const char *p, size_t len)
+{
+	const char *colon = memchr(p, ':', len), *end = p + len;
+	char *val = NULL;
+	int err = 0;
+
+	if (!strcmp(p, "QEnvironmentReset")) {
+		env_reset(s);
+		goto ok;
+	}
+	if (!colon)
+		return -EINVAL;
+	if (!strncmp(p, "QDisableRandomization:", 22) || !strncmp(p, "QStartupWithShell:", 18)) {
+		bool on = colon[1] == '1';
+
+		if (end - colon != 2 || (colon[1] != '0' && colon[1] != '1'))
+			return -EINVAL;
+		if (p[1] == 'D')
+			s->no_aslr = on;
+		else
+			s->startup_with_shell = on;
+		goto ok;
+	}
+	val = hex_string(colon + 1, end);
+	if (!val)
+		return -EINVAL;
+	if (!strncmp(p, "QEnvironmentHexEncoded:", 23)) {
+		err = env_set(s, val);
+	} else if (!strncmp(p, "QEnvironmentUnset:", 18)) {
+		env_unset(s, val);
+	} else { /* QSetWorkingDir: empty = the default */
+		free(s->cwd);
+		s->cwd = *val ? val : NULL;
+		val = *val ? NULL : val;
+	}
+	free(val);
+	if (err)
+		return err;
+ok:
+	buf_puts(&s->reply, "OK");
+	return 0;
+}
