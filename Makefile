@@ -32,9 +32,14 @@ $(B)/%.o: %.c
 $(B)/libpure.a: $(PURE_OBJS)
 	ar rcs $@ $^
 
-$(B)/tests/unit/%: tests/unit/%.c $(B)/libpure.a
+# Everything but main(), for the few tests of tables that name every handler.
+$(B)/libutraced.a: $(filter-out $(B)/src/main.o,$(OBJS))
+	ar rcs $@ $^
+
+# Unit tests link pure code first; libutraced.a only resolves what remains.
+$(B)/tests/unit/%: tests/unit/%.c $(B)/libpure.a $(B)/libutraced.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -Itests/lib -o $@ $< $(B)/libpure.a
+	$(CC) $(CFLAGS) -Isrc -Itests/lib -o $@ $< $(B)/libpure.a $(B)/libutraced.a
 
 $(B)/tests/rspclient: tests/lib/rspclient.c
 	@mkdir -p $(dir $@)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define UTRACED_VERSION "0.1"
 
@@ -118,6 +119,21 @@ static int take_wrapper(int argc, char **argv, struct ep_config *cfg)
 	return 0;
 }
 
+/*
+ * A bare program name that is a file in the current directory means that
+ * file, as with gdbserver (a shell would search $PATH only).
+ */
+static char *program_path(char *name)
+{
+	struct stat st;
+	char *abs;
+
+	if (strchr(name, '/') || stat(name, &st) < 0 || !S_ISREG(st.st_mode))
+		return name;
+	abs = realpath(name, NULL);
+	return abs ? abs : name;
+}
+
 static int parse_pid(const char *s)
 {
 	char *end;
@@ -185,6 +201,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	} else if (optind < argc) {
+		argv[optind] = program_path(argv[optind]);
 		cfg.argv = &argv[optind];
 		cfg.srv.program = argv[optind];
 	} else if (!cfg.srv.multi) {
