@@ -287,7 +287,6 @@ static int open_comm(struct server *sv)
 		sv->rfd = 0;
 		sv->wfd = 1;
 		ep_add(sv, 0, EPOLLIN, TAG_CLIENT);
-		fprintf(stderr, "Remote debugging using stdio\n");
 		return 0;
 	}
 	if (ep_listen(sv->cfg->comm, &sv->lis, err, sizeof(err)) < 0) {
@@ -296,11 +295,18 @@ static int open_comm(struct server *sv)
 	}
 	for (int i = 0; i < sv->lis.nfds; i++)
 		ep_add(sv, sv->lis.fds[i], EPOLLIN, sv->lis.fds[i]);
-	if (sv->lis.path[0])
+	return 0;
+}
+
+/* After the program started, as gdbserver: scripts wait for this line. */
+static void announce(struct server *sv)
+{
+	if (sv->cfg->srv.stdio)
+		fprintf(stderr, "Remote debugging using stdio\n");
+	else if (sv->lis.path[0])
 		fprintf(stderr, "Listening on unix socket %s\n", sv->lis.path);
 	else
 		fprintf(stderr, "Listening on port %d\n", sv->lis.port);
-	return 0;
 }
 
 static void loop(struct server *sv)
@@ -333,11 +339,13 @@ int ep_server_run(struct ep_config *cfg)
 		return 1;
 	}
 	gdb_session_init(&sv.s, sv.t, &cfg->srv);
-	if (start_process(&sv) < 0 || open_comm(&sv) < 0) {
+	/* bind first: a taken port must not leave a program started for nothing */
+	if (open_comm(&sv) < 0 || start_process(&sv) < 0) {
 		fprintf(stderr, "Exiting\n");
 		sv.exit_code = 1;
 		goto out;
 	}
+	announce(&sv);
 	ep_add(&sv, tracer_fd(sv.t), EPOLLIN, TAG_TRACER);
 	sv.sigfd = quit_signals();
 	if (sv.sigfd >= 0)
