@@ -17,6 +17,9 @@
 #   e      one `next` over a source line that is a whole BENCH_LOOP (1000)
 #          iteration loop: single steps at gdb, or range stepping (vCont;r)
 #          in the server if it has it
+#   f      BENCH_HITS hits of `break hit if i == N-1`: a stop and a condition
+#          check in gdb per hit, or one stop if the server evaluates the
+#          condition itself (ConditionalBreakpoints+)
 #
 # Transport: TCP on loopback for both servers (SERVER --once 127.0.0.1:PORT
 # PROG; gdb: target remote 127.0.0.1:PORT). Not stdio: gdb's pipe transport
@@ -48,7 +51,7 @@ MEM_MIB=${BENCH_MEM_MIB:-64}
 THREADS=${BENCH_THREADS:-500}
 INFO_REPS=${BENCH_INFO_REPS:-5}
 LOOP=${BENCH_LOOP:-1000}
-ALL_CASES="start a b c d0 d e"
+ALL_CASES="start a b c d0 d e f"
 TIME_BIN=/usr/bin/time
 [ -x "$TIME_BIN" ] || TIME_BIN=
 
@@ -86,7 +89,7 @@ server_path() {
 # case_prog CASE: the program and its arguments
 case_prog() {
 	case $1 in
-	start | a) echo "$B/bp_loop $HITS" ;;
+	start | a | f) echo "$B/bp_loop $HITS" ;;
 	b) echo "$B/step_loop" ;;
 	c) echo "$B/mem_dump $MEM_MIB" ;;
 	d0 | d) echo "$B/many_threads $THREADS" ;;
@@ -153,6 +156,14 @@ case_script() {
 			echo "$e"
 			echo "kill"
 			;;
+		f)
+			echo "break hit if i == $((HITS - 1))"
+			echo "$b"
+			echo "continue"
+			echo "print counter"
+			echo "$e"
+			echo "continue"
+			;;
 		e)
 			echo "break next_loop.c:$(marker_line next_loop.c loop)"
 			echo "continue"
@@ -173,7 +184,7 @@ case_check() {
 	local c=$1 s=$2 gout=$3 sout=$4 n
 	case $c in
 	start) grep -q "Breakpoint 1, main" "$gout" ;;
-	a) grep -qxF "\$1 = $((HITS - 1))" "$gout" && grep -q "hits=$HITS" "$sout" ;;
+	a | f) grep -qxF "\$1 = $((HITS - 1))" "$gout" && grep -q "hits=$HITS" "$sout" ;;
 	b)
 		grep -o 'final-pc=0x[0-9a-f]*' "$gout" >"$B/out/b.pc.$s"
 		[ -s "$B/out/b.pc.$s" ]
@@ -396,6 +407,7 @@ case_title() {
 	d0) echo "d0: start $THREADS threads" ;;
 	d) echo "d: ${INFO_REPS}x info threads, $THREADS thr" ;;
 	e) echo "e: next over a $LOOP-iteration line" ;;
+	f) echo "f: $HITS hits of a break ... if" ;;
 	esac
 }
 

@@ -264,7 +264,11 @@ static uint64_t find_dynamic(struct svr4 *sv, uint64_t phdr, uint64_t phnum, uin
 	return dyn;
 }
 
-/* The r_debug address from DT_DEBUG (0 until ld.so fills it in), or 0. */
+/*
+ * The r_debug address from DT_DEBUG (0 until ld.so fills it in), or
+ * NO_DT_DEBUG when the program has none (ld.so run as the program itself).
+ */
+#define NO_DT_DEBUG UINT64_MAX
 static uint64_t find_r_debug(struct svr4 *sv, uint64_t dyn, uint64_t dyn_size)
 {
 	size_t entsz = 2 * (size_t)sv->ptr;
@@ -277,14 +281,14 @@ static uint64_t find_r_debug(struct svr4 *sv, uint64_t dyn, uint64_t dyn_size)
 		uint64_t tag;
 
 		if (read_exact(sv, dyn + i * entsz, d, entsz) < 0)
-			return 0;
+			return NO_DT_DEBUG;
 		tag = get_word(d, sv->ptr);
 		if (tag == DT_NULL)
-			return 0;
+			break;
 		if (tag == DT_DEBUG)
 			return get_word(d + sv->ptr, sv->ptr);
 	}
-	return 0;
+	return NO_DT_DEBUG;
 }
 
 /* All namespaces from the base r_debug on. */
@@ -367,7 +371,12 @@ int gdb_libraries_svr4_xml(struct engine *e, const char *annex, struct buf *out)
 			return ret;
 		}
 		dyn = phdr && phnum ? find_dynamic(&sv, phdr, phnum, &dyn_size) : 0;
-		r_debug = dyn ? find_r_debug(&sv, dyn, dyn_size) : 0;
+		r_debug = dyn ? find_r_debug(&sv, dyn, dyn_size) : NO_DT_DEBUG;
+		if (r_debug == NO_DT_DEBUG) {
+			/* no list to read here: an error makes gdb find it itself */
+			buf_free(&libs);
+			return -ENOENT;
+		}
 		walk_namespaces(&sv, r_debug);
 	}
 	buf_puts(out, "<library-list-svr4 version=\"1.0\"");

@@ -328,8 +328,7 @@ static void test_hostile(void)
 	auxv_add(&im, AT_NULL, 0);
 	im.e.reads = 0;
 	got = xml(&im, "", &ret);
-	is_str(got, "<library-list-svr4 version=\"1.0\"></library-list-svr4>",
-	       "unreadable program headers: empty list");
+	ok(ret < 0 && !*got, "unreadable program headers: an error, so gdb looks itself");
 	ok(im.e.reads < 10, "...found out without reading them all (%u reads)", im.e.reads);
 
 	im.e.auxv_err = -ESRCH;
