@@ -447,8 +447,13 @@ do_profile() { # --perf|--strace CASE [SERVER]
 		command -v perf >/dev/null || die "no perf; apt-get install linux-perf"
 		run_one "$c" "$s" perf
 		echo "wall ${RUN_SECS}s; perf data: $pfx.perf.data"
-		perf report -i "$pfx.perf.data" --stdio --no-children --percent-limit 1.5 2>/dev/null |
-			grep -v '^$' | head -80
+		echo "-- where the samples are (process, object):"
+		perf report -i "$pfx.perf.data" --stdio --no-children --sort comm,dso -g none \
+			2>/dev/null | grep -E '^ +[0-9]' | head -12
+		echo "-- top symbols of the server process:"
+		perf report -i "$pfx.perf.data" --stdio --no-children --comm "$(basename "$(server_path "$s")")" \
+			--sort dso,sym -g none 2>/dev/null | grep -E '^ +[0-9]' | head -25
+		echo "-- callers of one symbol: perf report -i $pfx.perf.data --no-children -G --symbols SYM"
 		;;
 	--strace)
 		command -v strace >/dev/null || die "no strace; apt-get install strace"

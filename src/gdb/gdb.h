@@ -50,6 +50,7 @@ struct gdb_session {
 	char **env;		    /* environment for vRun (QEnvironment*) */
 	size_t env_len;
 	char *cwd;		    /* QSetWorkingDir, NULL = ours */
+	char **last_argv;	    /* what the last launch ran, for 'R' */
 	bool no_aslr;		    /* QDisableRandomization */
 	bool startup_with_shell;    /* QStartupWithShell */
 };

@@ -62,6 +62,7 @@ const struct gdb_packet gdb_packets[] = {
 	{"vKill", GDB_PARAM, gdb_handle_vkill, false, NULL, 0},
 	/* extended remote (gdb_extended.c) */
 	{"!", GDB_EXACT, gdb_handle_extended, false, NULL, 0},
+	{"R", GDB_PREFIX, gdb_handle_restart, false, NULL, 0},
 	{"vRun", GDB_PARAM, gdb_handle_vrun, false, NULL, 0},
 	{"vAttach", GDB_PARAM, gdb_handle_vattach, false, NULL, 0},
 	{"QEnvironmentReset", GDB_EXACT, gdb_handle_run_setting, false, "QEnvironmentReset+", 0},

@@ -81,8 +81,22 @@ void gdb_extended_init(struct gdb_session *s)
 void gdb_extended_free(struct gdb_session *s)
 {
 	env_free(s);
+	gdb_launch_argv_free(s->last_argv);
+	s->last_argv = NULL;
 	free(s->cwd);
 	s->cwd = NULL;
+}
+
+static void remember_argv(struct gdb_session *s, char *const prog[])
+{
+	size_t n = 0;
+
+	gdb_launch_argv_free(s->last_argv);
+	while (prog[n])
+		n++;
+	s->last_argv = calloc(n + 1, sizeof(*s->last_argv));
+	for (size_t i = 0; s->last_argv && i < n; i++)
+		s->last_argv[i] = strdup(prog[i]);
 }
 
 struct engine *gdb_launch(struct gdb_session *s, char *const prog[], int *err)
@@ -107,7 +121,32 @@ struct engine *gdb_launch(struct gdb_session *s, char *const prog[], int *err)
 	l.argv = argv;
 	e = engine_launch(s->tracer, &l, &s->client, err);
 	gdb_launch_argv_free(argv);
+	if (e && prog != (char *const *)s->last_argv)
+		remember_argv(s, prog);
 	return e;
+}
+
+/* 'R': run the last program again, with the same arguments. No reply. */
+int gdb_handle_restart(struct gdb_session *s, const char *p, size_t len)
+{
+	struct engine *e;
+	int err;
+
+	(void)p;
+	(void)len;
+	if (!s->last_argv)
+		return GDB_NO_REPLY;
+	if (s->engine) {
+		engine_kill(s->engine);
+		engine_detach(s->engine);
+		s->engine = NULL;
+	}
+	e = gdb_launch(s, s->last_argv, &err);
+	if (e) {
+		fprintf(stderr, "Process %s created; pid = %d\n", s->last_argv[0], engine_pid(e));
+		gdb_session_set_engine(s, e);
+	}
+	return GDB_NO_REPLY;
 }
 
 /* Decode one hex field [p, end) into a new string; NULL if malformed. */

@@ -60,6 +60,7 @@ void gdb_extended_free(struct gdb_session *s);
 struct engine *gdb_launch(struct gdb_session *s, char *const prog[], int *err);
 int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_restart(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_extended(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_run_setting(struct gdb_session *s, const char *p, size_t len);
 
