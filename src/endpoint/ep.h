@@ -32,6 +32,56 @@ void ep_listen_close(struct ep_listen *l);
 /* Accept one client on fd (non-blocking, TCP_NODELAY); peer gets "host, port N". */
 int ep_accept(int fd, char *peer, size_t peerlen);
 
+/*
+ * Everything the event loop watches starts with one of these, so an epoll
+ * event leads straight to its object.
+ */
+enum ep_kind {
+	EP_LISTEN,     /* the COMM listening socket */
+	EP_CONN,       /* a client connection */
+	EP_RENDEZVOUS, /* RUNDIR/<pid>.sock */
+	EP_TRACER,
+	EP_SIGNAL,
+};
+
+struct ep_item {
+	enum ep_kind kind;
+	int fd;
+};
+
+/* A client connection and the gdb session it talks to (ep_conn.c). */
+struct ep_conn {
+	struct ep_item in;   /* read side (kind EP_CONN) */
+	struct ep_conn *next;
+	int wfd;	     /* write side: same fd for sockets, 1 for stdio */
+	bool want_out;	     /* EPOLLOUT armed */
+	bool primary;	     /* the COMM client: gdbserver's rules apply */
+	bool dead;	     /* read EOF or error: close after this round */
+	struct gdb_session *s;
+};
+
+int ep_watch(int epfd, struct ep_item *item, uint32_t events);
+struct ep_conn *ep_conn_new(int epfd, int rfd, int wfd, struct gdb_session *s, bool primary);
+/* Close the fds (not stdio's) and free c; the session is the caller's. */
+void ep_conn_close(int epfd, struct ep_conn *c);
+/* Read what is there into the session; sets c->dead at EOF or error. */
+void ep_conn_read(struct ep_conn *c);
+/* Write what the session queued; arm EPOLLOUT for the rest. */
+void ep_conn_flush(int epfd, struct ep_conn *c);
+
+/*
+ * Rendezvous sockets (ep_rendezvous.c): RUNDIR/<pid>.sock for every
+ * process the tracer holds, so another client can join it as an engine.
+ */
+struct ep_rendezvous;
+/* RUNDIR: $UTRACED_RUNDIR, /run/utraced for root, $XDG_RUNTIME_DIR/utraced. */
+int ep_rundir(char *out, size_t len);
+/* Make the sockets match the traced processes (create new, remove gone). */
+void ep_rendezvous_sync(struct ep_rendezvous **list, int epfd, struct tracer *t);
+void ep_rendezvous_free(struct ep_rendezvous **list, int epfd);
+/* Accept on item; 0 and the pid to join, or -errno (refused peers included). */
+int ep_rendezvous_accept(struct ep_item *item, int *fd, pid_t *pid);
+
 /* What the daemon does: the options main.c parsed. */
 struct ep_config {
 	struct gdb_server srv;

@@ -1,13 +1,18 @@
 /*
  * server.c: the daemon's event loop and gdbserver's connection rules.
  *
- * One epoll set holds the tracer (ptrace stops), the listening sockets and
- * the client. Like gdbserver, one process is served over one connection at
- * a time: the session outlives the connection, so a launched program stays
- * stopped under control when gdb goes away and the next client finds it as
- * it was. An attached program is detached when its client leaves, and
- * never lost: a client that vanishes while the program runs gets it
- * stopped first, then let go.
+ * One epoll set holds the tracer (ptrace stops), the COMM listening
+ * socket, the rendezvous sockets and every client connection.
+ *
+ * The COMM client follows gdbserver's rules: one at a time, and its
+ * session outlives the connection, so a launched program stays stopped
+ * under control when gdb goes away and the next client finds it as it was;
+ * an attached program is detached when its client leaves (stopped first if
+ * it was running, so it leaves cleanly).
+ *
+ * Clients that come through RUNDIR/<pid>.sock each get a session and an
+ * engine of their own on that process; when they leave, by detach,
+ * disconnect or death, their engine goes and the process runs on.
  */
 #include "ep.h"
 
@@ -21,29 +26,20 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-enum { TAG_TRACER = -1, TAG_CLIENT = -2, TAG_SIGNAL = -3 };
-
 struct server {
 	struct ep_config *cfg;
 	struct tracer *t;
-	struct gdb_session s;
+	struct gdb_session primary; /* the COMM client's session */
+	struct ep_conn *conns;
 	struct ep_listen lis;
+	struct ep_item lis_items[EP_MAX_LISTEN];
+	struct ep_item tracer_item;
+	struct ep_item sig_item; /* SIGTERM, SIGINT, SIGHUP */
+	struct ep_rendezvous *rdv;
 	int epfd;
-	int sigfd;	 /* SIGTERM, SIGINT, SIGHUP */
-	int rfd, wfd;	 /* current client, -1 if none */
-	bool want_out;	 /* EPOLLOUT armed */
 	bool quit;
 	int exit_code;
 };
-
-static void ep_add(struct server *sv, int fd, uint32_t events, int tag)
-{
-	struct epoll_event ev = { .events = events, .data.u64 = (uint64_t)(int64_t)tag };
-
-	if (tag >= 0)
-		ev.data.u64 = (uint64_t)fd | (1ULL << 32);
-	epoll_ctl(sv->epfd, EPOLL_CTL_ADD, fd, &ev);
-}
 
 static void on_exit_cb(struct gdb_session *s, const struct engine_stop *st)
 {
@@ -60,65 +56,41 @@ static void on_detach_cb(struct gdb_session *s, pid_t pid)
 	fprintf(stderr, "Detaching from process %d\n", pid);
 }
 
-static void client_close(struct server *sv)
+static struct ep_conn *primary_conn(struct server *sv)
 {
-	if (sv->rfd < 0)
-		return;
-	epoll_ctl(sv->epfd, EPOLL_CTL_DEL, sv->rfd, NULL);
-	if (sv->wfd != sv->rfd)
-		epoll_ctl(sv->epfd, EPOLL_CTL_DEL, sv->wfd, NULL);
-	if (sv->rfd > 2)
-		close(sv->rfd);
-	sv->rfd = sv->wfd = -1;
-	sv->want_out = false;
+	for (struct ep_conn *c = sv->conns; c; c = c->next)
+		if (c->primary)
+			return c;
+	return NULL;
 }
 
-/* Write what the session has queued; arm EPOLLOUT for the rest. */
-static void client_flush(struct server *sv)
+static void conn_add(struct server *sv, int rfd, int wfd, struct gdb_session *s, bool primary)
 {
-	struct buf *out = &sv->s.rsp.out;
-	struct epoll_event ev = { .events = EPOLLOUT, .data.u64 = (uint64_t)(int64_t)TAG_CLIENT };
+	struct ep_conn *c = ep_conn_new(sv->epfd, rfd, wfd, s, primary);
 
-	while (sv->wfd >= 0 && out->len) {
-		ssize_t n = write(sv->wfd, out->data, out->len);
-
-		if (n > 0) {
-			buf_consume(out, (size_t)n);
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			break;
-		buf_reset(out); /* the client is gone; the read side will notice */
-		break;
-	}
-	if (sv->wfd < 0 || sv->wfd == sv->rfd)
+	if (!c) {
+		close(rfd);
 		return;
-	if (out->len && !sv->want_out)
-		epoll_ctl(sv->epfd, EPOLL_CTL_ADD, sv->wfd, &ev);
-	else if (!out->len && sv->want_out)
-		epoll_ctl(sv->epfd, EPOLL_CTL_DEL, sv->wfd, NULL);
-	sv->want_out = out->len != 0;
+	}
+	c->next = sv->conns;
+	sv->conns = c;
 }
 
 /* No process left to serve and not --multi: gdbserver exits. */
 static bool nothing_left(struct server *sv)
 {
-	return !sv->cfg->srv.multi && !sv->s.engine;
+	return !sv->cfg->srv.multi && !sv->primary.engine;
 }
 
 /*
- * The client left without detaching. An attached process is let go (a
- * running one is stopped first so it leaves cleanly); a launched one
- * stays, stopped, for the next client, unless --once.
+ * The COMM client left without detaching. An attached process is let go;
+ * a launched one stays, stopped, for the next client, unless --once.
  */
-static void client_gone(struct server *sv)
+static void primary_gone(struct server *sv)
 {
-	struct gdb_session *s = &sv->s;
+	struct gdb_session *s = &sv->primary;
 	bool stdio = sv->cfg->srv.stdio;
 
-	client_close(sv);
 	if (s->engine && (engine_was_attached(s->engine) || sv->cfg->srv.once || stdio)) {
 		pid_t pid = engine_pid(s->engine);
 
@@ -140,77 +112,127 @@ static void client_gone(struct server *sv)
 	fprintf(stderr, "Listening on port %d\n", sv->lis.port);
 }
 
-static void client_open(struct server *sv, int fd, const char *peer)
+static void accept_primary(struct server *sv, struct ep_item *item)
 {
-	struct gdb_session *s = &sv->s;
+	struct gdb_session *s = &sv->primary;
+	char peer[128];
+	int fd = ep_accept(item->fd, peer, sizeof(peer));
 
+	if (fd < 0)
+		return;
+	if (primary_conn(sv)) { /* one COMM client at a time, as gdbserver */
+		close(fd);
+		return;
+	}
 	rsp_conn_free(&s->rsp);
 	rsp_conn_init(&s->rsp);
 	s->multiprocess = false;
 	s->waiting = false;
-	sv->rfd = sv->wfd = fd;
-	ep_add(sv, fd, EPOLLIN, TAG_CLIENT);
+	conn_add(sv, fd, fd, s, true);
 	fprintf(stderr, "Remote debugging from host %s\n", peer);
 }
 
-static void client_read(struct server *sv)
+/* A client joins a held process through its rendezvous socket. */
+static void accept_joiner(struct server *sv, struct ep_item *item)
 {
-	uint8_t data[65536];
-	ssize_t n = read(sv->rfd, data, sizeof(data));
+	struct gdb_session *s;
+	struct engine *e;
+	int fd, err;
+	pid_t pid;
 
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+	if (ep_rendezvous_accept(item, &fd, &pid) < 0)
 		return;
-	if (n <= 0) {
-		client_gone(sv);
-		return;
-	}
-	gdb_session_input(&sv->s, data, (size_t)n);
-}
-
-static void accept_client(struct server *sv, int lfd)
-{
-	char peer[128];
-	int fd = ep_accept(lfd, peer, sizeof(peer));
-
-	if (fd < 0)
-		return;
-	if (sv->rfd >= 0) { /* one client at a time, as gdbserver */
+	s = malloc(sizeof(*s));
+	if (!s) {
 		close(fd);
 		return;
 	}
-	client_open(sv, fd, peer);
+	gdb_session_init(s, sv->t, &sv->cfg->srv);
+	s->secondary = true;
+	s->client.name = "rendezvous";
+	e = engine_attach(sv->t, pid, &s->client, &err);
+	if (!e) {
+		gdb_session_free(s);
+		free(s);
+		close(fd);
+		return;
+	}
+	gdb_session_set_engine(s, e);
+	conn_add(sv, fd, fd, s, false);
 }
 
-/* After any event: send what is queued, then apply the exit rules. */
+/* Close c; a COMM client that left (gone) gets gdbserver's treatment. */
+static void conn_drop(struct server *sv, struct ep_conn *c, bool gone)
+{
+	struct gdb_session *s = c->s;
+	bool primary = c->primary;
+
+	for (struct ep_conn **cp = &sv->conns; *cp; cp = &(*cp)->next) {
+		if (*cp == c) {
+			*cp = c->next;
+			break;
+		}
+	}
+	ep_conn_close(sv->epfd, c);
+	if (primary) {
+		if (gone)
+			primary_gone(sv);
+		return;
+	}
+	gdb_session_free(s); /* its engine leaves; the process runs on for the others */
+	free(s);
+}
+
+/*
+ * After any event: send what is queued, close the connections that are
+ * done, apply the exit rules, and keep the rendezvous sockets in step with
+ * the processes held.
+ */
 static void settle(struct server *sv)
 {
-	client_flush(sv);
+	struct ep_conn *c, *next;
+
+	for (c = sv->conns; c; c = c->next)
+		ep_conn_flush(sv->epfd, c);
 	if (sv->cfg->srv.exit_requested) { /* monitor exit */
-		client_close(sv);
 		sv->quit = true;
 		return;
 	}
-	if (sv->rfd >= 0 && nothing_left(sv) && !sv->s.rsp.out.len) {
-		client_close(sv);
-		sv->quit = true;
+	for (c = sv->conns; c; c = next) {
+		bool primary = c->primary, dead = c->dead;
+		bool done = !c->s->rsp.out.len && (primary ? nothing_left(sv) : !c->s->engine);
+
+		next = c->next;
+		if (!dead && !done)
+			continue;
+		conn_drop(sv, c, dead);
+		if (primary && !dead)
+			sv->quit = true; /* the process is gone: so are we */
 	}
+	ep_rendezvous_sync(&sv->rdv, sv->epfd, sv->t);
 }
 
 static void handle_event(struct server *sv, const struct epoll_event *ev)
 {
-	int64_t tag = (int64_t)ev->data.u64;
+	struct ep_item *item = ev->data.ptr;
 
-	if (ev->data.u64 >> 32 == 1) {
-		accept_client(sv, (int)(ev->data.u64 & 0xffffffff));
-	} else if (tag == TAG_SIGNAL) {
-		sv->quit = true; /* SIGTERM/SIGINT/SIGHUP: leave cleanly */
-	} else if (tag == TAG_TRACER) {
-		tracer_poll(sv->t);
-	} else if (tag == TAG_CLIENT) {
+	switch (item->kind) {
+	case EP_LISTEN:
+		accept_primary(sv, item);
+		break;
+	case EP_RENDEZVOUS:
+		accept_joiner(sv, item);
+		break;
+	case EP_CONN:
 		if (ev->events & (EPOLLIN | EPOLLHUP | EPOLLERR))
-			client_read(sv);
-		else if (sv->rfd == sv->wfd && !(ev->events & EPOLLOUT))
-			client_gone(sv);
+			ep_conn_read((struct ep_conn *)item);
+		break;
+	case EP_TRACER:
+		tracer_poll(sv->t);
+		break;
+	case EP_SIGNAL:
+		sv->quit = true; /* leave cleanly */
+		break;
 	}
 }
 
@@ -220,7 +242,7 @@ static struct engine *launch(struct server *sv)
 	struct engine *e;
 	int err;
 
-	e = gdb_launch(&sv->s, cfg->argv, &err);
+	e = gdb_launch(&sv->primary, cfg->argv, &err);
 	if (e) {
 		fprintf(stderr, "Process %s created; pid = %d\n", cfg->argv[0], engine_pid(e));
 		return e;
@@ -263,7 +285,7 @@ static int start_process(struct server *sv)
 		if (!e)
 			return -1;
 	} else if (cfg->attach_pid) {
-		e = engine_attach(sv->t, cfg->attach_pid, &sv->s.client, &err);
+		e = engine_attach(sv->t, cfg->attach_pid, &sv->primary.client, &err);
 		if (!e) {
 			fprintf(stderr, "Cannot attach to process %d: %s (%d)\n", cfg->attach_pid,
 				strerror(-err), -err);
@@ -273,7 +295,7 @@ static int start_process(struct server *sv)
 	} else {
 		return 0;
 	}
-	gdb_session_set_engine(&sv->s, e);
+	gdb_session_set_engine(&sv->primary, e);
 	return 0;
 }
 
@@ -284,17 +306,17 @@ static int open_comm(struct server *sv)
 	if (sv->cfg->srv.stdio) {
 		fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
 		fcntl(1, F_SETFL, fcntl(1, F_GETFL) | O_NONBLOCK);
-		sv->rfd = 0;
-		sv->wfd = 1;
-		ep_add(sv, 0, EPOLLIN, TAG_CLIENT);
+		conn_add(sv, 0, 1, &sv->primary, true);
 		return 0;
 	}
 	if (ep_listen(sv->cfg->comm, &sv->lis, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
-	for (int i = 0; i < sv->lis.nfds; i++)
-		ep_add(sv, sv->lis.fds[i], EPOLLIN, sv->lis.fds[i]);
+	for (int i = 0; i < sv->lis.nfds; i++) {
+		sv->lis_items[i] = (struct ep_item){ EP_LISTEN, sv->lis.fds[i] };
+		ep_watch(sv->epfd, &sv->lis_items[i], EPOLLIN);
+	}
 	return 0;
 }
 
@@ -325,9 +347,32 @@ static void loop(struct server *sv)
 	}
 }
 
+static void shutdown_all(struct server *sv)
+{
+	for (struct ep_conn *c = sv->conns; c; c = c->next)
+		ep_conn_flush(sv->epfd, c);
+	while (sv->conns) {
+		struct ep_conn *c = sv->conns;
+
+		sv->conns = c->next;
+		if (!c->primary) {
+			gdb_session_free(c->s);
+			free(c->s);
+		}
+		ep_conn_close(sv->epfd, c);
+	}
+	/* a program we started dies with us; an attached one is let go */
+	if (sv->primary.engine && !engine_was_attached(sv->primary.engine))
+		engine_kill(sv->primary.engine);
+	gdb_session_free(&sv->primary);
+	ep_rendezvous_free(&sv->rdv, sv->epfd);
+	tracer_free(sv->t);
+	ep_listen_close(&sv->lis);
+}
+
 int ep_server_run(struct ep_config *cfg)
 {
-	struct server sv = { .cfg = cfg, .rfd = -1, .wfd = -1, .sigfd = -1 };
+	struct server sv = { .cfg = cfg };
 
 	signal(SIGPIPE, SIG_IGN);
 	cfg->srv.on_exit = on_exit_cb;
@@ -338,7 +383,7 @@ int ep_server_run(struct ep_config *cfg)
 		perror("utraced");
 		return 1;
 	}
-	gdb_session_init(&sv.s, sv.t, &cfg->srv);
+	gdb_session_init(&sv.primary, sv.t, &cfg->srv);
 	/* bind first: a taken port must not leave a program started for nothing */
 	if (open_comm(&sv) < 0 || start_process(&sv) < 0) {
 		fprintf(stderr, "Exiting\n");
@@ -346,21 +391,17 @@ int ep_server_run(struct ep_config *cfg)
 		goto out;
 	}
 	announce(&sv);
-	ep_add(&sv, tracer_fd(sv.t), EPOLLIN, TAG_TRACER);
-	sv.sigfd = quit_signals();
-	if (sv.sigfd >= 0)
-		ep_add(&sv, sv.sigfd, EPOLLIN, TAG_SIGNAL);
+	sv.tracer_item = (struct ep_item){ EP_TRACER, tracer_fd(sv.t) };
+	ep_watch(sv.epfd, &sv.tracer_item, EPOLLIN);
+	sv.sig_item = (struct ep_item){ EP_SIGNAL, quit_signals() };
+	if (sv.sig_item.fd >= 0)
+		ep_watch(sv.epfd, &sv.sig_item, EPOLLIN);
+	ep_rendezvous_sync(&sv.rdv, sv.epfd, sv.t);
 	loop(&sv);
 out:
-	client_flush(&sv);
-	/* a program we started dies with us; an attached one is let go */
-	if (sv.s.engine && !engine_was_attached(sv.s.engine))
-		engine_kill(sv.s.engine);
-	gdb_session_free(&sv.s);
-	tracer_free(sv.t);
-	ep_listen_close(&sv.lis);
+	shutdown_all(&sv);
 	close(sv.epfd);
-	if (sv.sigfd >= 0)
-		close(sv.sigfd);
+	if (sv.sig_item.fd > 0)
+		close(sv.sig_item.fd);
 	return sv.exit_code;
 }

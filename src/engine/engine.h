@@ -71,6 +71,8 @@ int tracer_fd(struct tracer *t);
 void tracer_poll(struct tracer *t);
 /* True while any process is traced. */
 bool tracer_busy(struct tracer *t);
+/* The traced processes: returns the count, fills at most max pids. */
+size_t tracer_pids(struct tracer *t, pid_t *pids, size_t max);
 
 #define ENGINE_LAUNCH_NO_ASLR 1u /* personality(ADDR_NO_RANDOMIZE), gdb's default */
 #define ENGINE_LAUNCH_STDIO   2u /* stdin from /dev/null, stdout to our stderr (RSP on stdio) */

@@ -79,6 +79,20 @@ bool tracer_busy(struct tracer *t)
 	return t->procs != NULL;
 }
 
+size_t tracer_pids(struct tracer *t, pid_t *pids, size_t max)
+{
+	size_t n = 0;
+
+	for (struct uproc *p = t->procs; p; p = p->next) {
+		if (p->exited)
+			continue;
+		if (n < max)
+			pids[n] = p->pid;
+		n++;
+	}
+	return n;
+}
+
 void tracer_wake(struct tracer *t)
 {
 	uint64_t one = 1;

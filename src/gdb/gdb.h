@@ -34,6 +34,7 @@ struct gdb_session {
 	bool killed;		    /* 'k' or vKill took the process */
 	bool noack_pending;	    /* QStartNoAckMode: stop acking after this reply */
 	bool multiprocess;	    /* both sides said multiprocess+: pPID.TID ids */
+	bool secondary;		    /* joined a held process: no progress lines, no exit policy */
 	size_t thread_iter;	    /* qsThreadInfo position */
 	pid_t g_tid;		    /* Hg thread (0 = any) */
 	pid_t c_tid;		    /* Hc thread (0/-1 = any/all) */

@@ -23,7 +23,7 @@ int gdb_handle_detach(struct gdb_session *s, const char *p, size_t len)
 	s->have_last = false;
 	s->detached = true;
 	buf_puts(&s->reply, "OK");
-	if (s->server && s->server->on_detach)
+	if (s->server && s->server->on_detach && !s->secondary)
 		s->server->on_detach(s, pid);
 	return 0;
 }

@@ -19,7 +19,7 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 
 	s->last = *st;
 	s->have_last = true;
-	if (gone && s->server && s->server->on_exit)
+	if (gone && s->server && s->server->on_exit && !s->secondary)
 		s->server->on_exit(s, st);
 	if (s->waiting) {
 		s->waiting = false;
