@@ -2,12 +2,13 @@
 # Malformed and hostile RSP input, sent with rspclient to a server that has
 # launched breakloop.  Each case uses a connection of its own and ends with
 # '?': every reply before it must be a refusal (E.., an empty packet or a
-# NAK), and '?' must still get a stop reply.  At the end the program is
+# NAK; --send also shows the ACK of a well-formed packet), and '?' must
+# still get a stop reply.  At the end the program is
 # still alive and is killed cleanly.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 STOP='^[ST][0-9a-f]{2}'
-REFUSAL='^(E[0-9a-fA-F]{2}|E\..*|-|)$'
+REFUSAL='^(E[0-9a-fA-F]{2}|E\..*|[-+]|)$'
 
 launch "$INFDIR/breakloop"
 

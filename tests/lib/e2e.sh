@@ -140,25 +140,42 @@ pc_register() {
 
 _pids=()
 
-# track PID...: PIDs are killed when the test ends.
+# track PID...: PIDs are killed when the test ends (each only if it is
+# still the same process: a pid that was freed may have been reused).
 track() {
-	_pids+=("$@")
+	local pid
+	for pid; do
+		_pids+=("$pid:$(pid_started "$pid")")
+	done
+}
+
+# _proc_stat PID: the fields of /proc/PID/stat after the command name
+# (the state first); fails when there is no such process.
+_proc_stat() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	echo "${stat##*) }"
+}
+
+# pid_started PID: when the process started (clock ticks after boot).
+pid_started() {
+	local fields
+	fields=$(_proc_stat "$1") || return 0
+	set -- $fields
+	echo "${20}"
+}
+
+# pid_state PID: the one-letter state (R, S, t, Z, ...).
+pid_state() {
+	local fields
+	fields=$(_proc_stat "$1") || return 1
+	echo "${fields:0:1}"
 }
 
 # pid_alive PID: the process exists and is not a zombie.
 pid_alive() {
-	local stat
-	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-	stat=${stat##*) }
-	[[ ${stat:0:1} != [ZX] ]]
-}
-
-# pid_state PID: the one-letter state from /proc (R, S, t, Z, ...).
-pid_state() {
-	local stat
-	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-	stat=${stat##*) }
-	echo "${stat:0:1}"
+	local s
+	s=$(pid_state "$1") && [[ $s != [ZX] ]]
 }
 
 # pid_running PID: alive and not stopped (nor stopped by a tracer).
@@ -197,9 +214,11 @@ file_has() {
 }
 
 _cleanup() {
-	local pid left=()
-	for pid in "${_pids[@]}"; do
-		pid_alive "$pid" && kill -TERM "$pid" 2>/dev/null && left+=("$pid")
+	local entry pid left=()
+	for entry in "${_pids[@]}"; do
+		pid=${entry%%:*}
+		[[ $(pid_started "$pid") == "${entry#*:}" ]] && pid_alive "$pid" &&
+			kill -TERM "$pid" 2>/dev/null && left+=("$pid")
 	done
 	for pid in "${left[@]}"; do
 		for _ in 1 2 3 4 5 6 7 8 9 10; do
@@ -221,6 +240,11 @@ trap 'exit 143' TERM
 # ------------------------------------------------------------- server
 
 _nservers=0
+
+# created_pid: N from the first "Process PROG created; pid = N" on stdin.
+created_pid() {
+	sed -n 's/^Process .* created; pid = \([0-9][0-9]*\)$/\1/p' | head -1
+}
 
 # start_server ARGS...: runs "$SERVER ARGS..." in the background (stdin
 # /dev/null, stdout and stderr to files) and waits for it to listen: for
@@ -253,7 +277,7 @@ start_server() {
 		PORT=$(sed -n 's/^Listening on port \([0-9][0-9]*\).*/\1/p' "$SERVER_ERR" | head -1)
 		TARGET=$HOST:$PORT
 	fi
-	INFERIOR_PID=$(sed -n 's/^Process .* created; pid = \([0-9][0-9]*\)$/\1/p' "$SERVER_ERR" | head -1)
+	INFERIOR_PID=$(created_pid <"$SERVER_ERR")
 	[[ -n $INFERIOR_PID ]] && track "$INFERIOR_PID"
 	if ! pid_alive "$SERVER_PID" || [[ -z $PORT && $comm != unix:* ]]; then
 		diag "server did not start listening: $SERVER $*" "stderr:" "$(cat "$SERVER_ERR")"
@@ -270,7 +294,7 @@ run_server() {
 	RUN_RC=$?
 	RUN_OUT=$(cat "$WORK/run.out")
 	RUN_ERR=$(cat "$WORK/run.err")
-	pid=$(sed -n 's/^Process .* created; pid = \([0-9][0-9]*\)$/\1/p' <<<"$RUN_ERR")
+	pid=$(created_pid <<<"$RUN_ERR")
 	[[ -n $pid ]] && track "$pid"
 	return 0
 }
@@ -366,9 +390,14 @@ start_reader() {
 	setsid "$@" <"$fifo" >"$READER_OUT" 2>&1 &
 	READER_PID=$!
 	track "$READER_PID"
+	# A writer that keeps the FIFO open, so that the program sees no end
+	# of input between two feed_reader calls.  It must have it open before
+	# the first feed_reader, or that one's close would be the end.
 	sleep infinity >"$fifo" &
 	_reader_holder=$!
 	track "$_reader_holder"
+	wait_until eval '[[ $(readlink "/proc/$_reader_holder/fd/1") == "$fifo" ]]' ||
+		bail "the program's stdin did not open"
 }
 
 # feed_reader LINE: writes LINE to the reader's stdin.
@@ -417,4 +446,77 @@ program_output() {
 skip_if_gdbserver() {
 	server_is_gdbserver || return 1
 	skip 1 "gdbserver: $1"
+}
+
+# ------------------------------------------------------------- engines
+# For the tests of many clients on one process (tests/e2e/engines_*.t).
+
+# rendezvous_sock PID: the rendezvous socket of PID, where a client joins
+# the process as an engine of its own (UTRACED_RUNDIR must be set).
+rendezvous_sock() {
+	echo "$UTRACED_RUNDIR/$1.sock"
+}
+
+# use_rundir: a private UTRACED_RUNDIR for this test.
+use_rundir() {
+	export UTRACED_RUNDIR=$WORK/run
+	mkdir -p "$UTRACED_RUNDIR"
+}
+
+# gdb_wait_file FILE: a gdb command (for ex_args) that waits until FILE
+# exists, at most E2E_WAIT seconds: how a batch gdb waits for the test.
+# (The waiting shell also stops when gdb is gone.)
+gdb_wait_file() {
+	echo "shell i=0; while [ ! -e '$1' ] && [ \$i -lt $((E2E_WAIT * 20)) ] && kill -0 \$PPID 2>/dev/null; do sleep 0.05; i=\$((i + 1)); done"
+}
+
+# gdb_mark FILE: a gdb command that creates FILE: how a batch gdb tells the
+# test that it got there.
+gdb_mark() {
+	echo "shell touch '$1'"
+}
+
+# mem_bytes PID ADDR N: N bytes at ADDR in PID's memory (/proc/PID/mem),
+# as hex bytes separated by spaces ("8b 05 c6 ...").
+mem_bytes() {
+	dd if="/proc/$1/mem" bs=1 skip=$(($2)) count="$3" iflag=skip_bytes status=none |
+		od -An -tx1 -v | xargs
+}
+
+# elf_bytes PROG VADDR N: N bytes at the link-time address VADDR in the
+# file PROG (found through its LOAD program headers), as mem_bytes.
+elf_bytes() {
+	local type off vaddr paddr filesz rest at=
+	while read -r type off vaddr paddr filesz rest; do
+		[[ $type == LOAD ]] || continue
+		if (($2 >= vaddr && $2 < vaddr + filesz)); then
+			at=$(($2 - vaddr + off))
+			break
+		fi
+	done < <(readelf -lW "$1")
+	[[ -n $at ]] || return 1
+	od -An -tx1 -v -j "$at" -N "$3" "$1" | xargs
+}
+
+# load_bias PID PROG: what is added to PROG's link-time addresses in the
+# running PID: the start of its lowest mapping for a PIE, 0 otherwise.
+load_bias() {
+	local path start rest
+	if [[ $(od -An -j16 -N1 -tu1 "$2" | tr -d ' ') != 3 ]]; then
+		echo 0
+		return
+	fi
+	path=$(readlink -f "$2")
+	while read -r start rest; do
+		if [[ $rest == *" $path" ]]; then
+			echo $((0x${start%%-*}))
+			return
+		fi
+	done <"/proc/$1/maps"
+	return 1
+}
+
+# tracer_of PID: the TracerPid of PID (0: not traced).
+tracer_of() {
+	sed -n 's/^TracerPid:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null
 }

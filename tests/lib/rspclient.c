@@ -400,7 +400,8 @@ static size_t unescape(char *s)
 			in++;
 			break;
 		case 'x':
-			if (hexval((unsigned char)in[1]) >= 0 && hexval((unsigned char)in[2]) >= 0) {
+			if (hexval((unsigned char)in[1]) >= 0 &&
+			    hexval((unsigned char)in[2]) >= 0) {
 				*out++ = (char)(hexval((unsigned char)in[1]) * 16 +
 						hexval((unsigned char)in[2]));
 				in += 3;
