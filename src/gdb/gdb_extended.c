@@ -136,11 +136,7 @@ int gdb_handle_restart(struct gdb_session *s, const char *p, size_t len)
 	(void)len;
 	if (!s->last_argv)
 		return GDB_NO_REPLY;
-	if (s->engine) {
-		engine_kill(s->engine);
-		engine_detach(s->engine);
-		s->engine = NULL;
-	}
+	gdb_kill_process(s);
 	e = gdb_launch(s, s->last_argv, &err);
 	if (e) {
 		fprintf(stderr, "Process %s created; pid = %d\n", s->last_argv[0], engine_pid(e));
@@ -221,11 +217,7 @@ int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len)
 		free(argv[0]);
 		argv[0] = strdup(s->server->program);
 	}
-	if (s->engine) { /* gdb's "run" again: the old one goes */
-		engine_kill(s->engine);
-		engine_detach(s->engine);
-		s->engine = NULL;
-	}
+	gdb_kill_process(s); /* gdb's "run" again: the old one goes */
 	e = argv[0] && argv[0][0] ? gdb_launch(s, argv, &err) : NULL;
 	gdb_launch_argv_free(argv);
 	if (!e)

@@ -28,7 +28,7 @@ int gdb_handle_detach(struct gdb_session *s, const char *p, size_t len)
 	return 0;
 }
 
-static int kill_process(struct gdb_session *s)
+int gdb_kill_process(struct gdb_session *s)
 {
 	if (!s->engine)
 		return 0;
@@ -44,7 +44,7 @@ int gdb_handle_kill(struct gdb_session *s, const char *p, size_t len)
 {
 	(void)p;
 	(void)len;
-	kill_process(s);
+	gdb_kill_process(s);
 	return GDB_NO_REPLY; /* gdb does not wait for one */
 }
 
@@ -57,7 +57,7 @@ int gdb_handle_vkill(struct gdb_session *s, const char *p, size_t len)
 		return -EINVAL;
 	if (!s->engine || pid != (uint64_t)engine_pid(s->engine))
 		return -ESRCH;
-	kill_process(s);
+	gdb_kill_process(s);
 	buf_puts(&s->reply, "OK");
 	return 0;
 }
