@@ -65,6 +65,8 @@ int arch_reg_write(const struct arch_desc *d, struct arch_regs *r, int regno, co
 
 uint64_t arch_pc(const struct arch_desc *d, const struct arch_regs *r);
 void arch_set_pc(const struct arch_desc *d, struct arch_regs *r, uint64_t pc);
+/* The syscall a thread stopped in a syscall is making (orig_rax / orig_eax). */
+long arch_syscall_nr(const struct arch_desc *d, const struct arch_regs *r);
 
 /*
  * x86 debug registers as pure state: four address slots with reference

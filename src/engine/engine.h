@@ -37,6 +37,8 @@ enum engine_stop_kind {
 	ENGINE_STOP_ATTACHED,	/* initial stop after attach or launch */
 	ENGINE_STOP_EXITED,	/* the process exited: status = exit code */
 	ENGINE_STOP_KILLED,	/* the process was killed by signal sig */
+	ENGINE_STOP_SYSCALL_ENTRY, /* tid entered syscall sysno (engine_catch_syscalls) */
+	ENGINE_STOP_SYSCALL_RETURN, /* tid returns from syscall sysno */
 };
 
 struct engine_stop {
@@ -47,6 +49,35 @@ struct engine_stop {
 	int status;
 	int watch;
 	uint64_t addr;
+	long sysno;
+};
+
+/*
+ * What an observer (a tracer such as ustrace) hears, synchronously, while
+ * the thread is stopped: it may read registers and memory of ev->tid
+ * (engine_regs, engine_mem_read, engine_proc_read) from inside the
+ * callback. The thread goes on as soon as the callback returns, unless
+ * another engine holds it: an observer never holds anything.
+ */
+enum engine_event_kind {
+	ENGINE_EV_SYSCALL_ENTRY, /* nr, args */
+	ENGINE_EV_SYSCALL_EXIT,	 /* nr, ret (negative errno on failure) */
+	ENGINE_EV_SIGNAL,	 /* si: a signal is about to be delivered to tid */
+	ENGINE_EV_EXITED,	 /* tid (the whole process if tid == pid) exited: status */
+	ENGINE_EV_KILLED,	 /* ... was killed by signal status */
+	ENGINE_EV_THREAD_NEW,	 /* tid is a new thread of pid */
+};
+
+struct engine_event {
+	enum engine_event_kind kind;
+	pid_t pid;
+	pid_t tid;
+	long nr;
+	uint64_t args[6];
+	int64_t ret;
+	const siginfo_t *si;
+	int status;
+	const struct arch_desc *arch; /* the thread's personality (i386 or amd64 numbers) */
 };
 
 /* What a client gives its engine. */
@@ -58,6 +89,8 @@ struct engine_client {
 	 * is still allowed). Called once per engine_resume().
 	 */
 	void (*on_stop)(void *ctx, const struct engine_stop *stop);
+	/* Observers only (see engine_observe); NULL for stop-mode clients. */
+	void (*on_event)(void *ctx, const struct engine_event *ev);
 	const char *name; /* endpoint description, for `engines` listings */
 	pid_t peer_pid;	  /* client process, when known (else 0) */
 	uid_t peer_uid;
@@ -146,6 +179,23 @@ bool engine_stopped(const struct engine *e);
  * pass[sig] for host signals 1..NSIG-1.
  */
 void engine_set_pass_signals(struct engine *e, const bool pass[NSIG]);
+
+/*
+ * Syscalls this engine stops for (gdb's QCatchSyscalls): on == false none;
+ * nrs == NULL every syscall; else the n numbers in nrs (the process's own
+ * ABI). Stops arrive through on_stop as ENGINE_STOP_SYSCALL_ENTRY/RETURN.
+ */
+int engine_catch_syscalls(struct engine *e, bool on, const long *nrs, size_t n);
+
+#define ENGINE_OBSERVE_SYSCALLS 1u /* syscall entry and exit */
+#define ENGINE_OBSERVE_SIGNALS	2u
+/*
+ * Make e an observer: it hears the events in mask (and always exits and
+ * new threads) through client.on_event and never stops the process.
+ * nrs/n filter syscalls as for engine_catch_syscalls (NULL: all). Call
+ * while stopped for e, then engine_resume() everything once.
+ */
+int engine_observe(struct engine *e, unsigned mask, const long *nrs, size_t n);
 
 /* Memory. Reads never show breakpoint bytes; writes keep them. */
 ssize_t engine_mem_read(struct engine *e, uint64_t addr, void *buf, size_t len);

@@ -57,6 +57,7 @@ static void engine_unlink(struct engine *e)
 	}
 	p->slots &= ~ENGINE_BIT(e);
 	free(e);
+	sys_update(p);
 }
 
 /* A 32-bit thread has a 68-byte NT_PRSTATUS regset, a 64-bit one 216. */

@@ -25,6 +25,7 @@ enum uevent_kind {
 	UEV_SWBREAK, /* int3 of ours at addr (pc already rewound) */
 	UEV_STEP,    /* single-step finished */
 	UEV_HW,	     /* debug register slot hit: addr, watch type in dr_type */
+	UEV_SYSCALL, /* syscall-stop: nr, entry or return (sys_entry) */
 };
 
 struct uevent {
@@ -33,6 +34,16 @@ struct uevent {
 	int dr_type;
 	uint64_t addr;
 	bool also_step; /* a step finished together with a hw hit */
+	bool sys_entry;
+	long nr;
+};
+
+/* A set of syscall numbers (either ABI's numbers fit). */
+#define SYSSET_BITS 1024
+struct sysset {
+	bool on;
+	bool all;
+	uint64_t bits[SYSSET_BITS / 64];
 };
 
 struct uthread {
@@ -47,6 +58,8 @@ struct uthread {
 	bool regs_valid;   /* regs.gp cached */
 	bool xsave_valid;  /* regs.xsave cached */
 	bool has_pending;
+	bool in_syscall;   /* between a syscall-entry and its exit stop */
+	long sys_nr;	   /* ... of this syscall */
 	struct uevent pending;	/* an event not yet given to the engines */
 	int deliver_sig;	/* signal to inject at the next resume */
 	uint64_t sig_owners;	/* engines that stopped for deliver_sig */
@@ -83,6 +96,9 @@ struct engine {
 	bool dead;	    /* the process is gone */
 	struct engine_stop report;
 	bool pass[NSIG];
+	struct sysset catch_sys; /* syscalls it stops for (gdb's QCatchSyscalls) */
+	bool observer;		 /* hears events through on_event, never stops */
+	unsigned observe;	 /* ENGINE_OBSERVE_* */
 	struct hwbp *hw;    /* this engine's hardware breakpoints/watchpoints */
 };
 
@@ -102,6 +118,7 @@ struct uproc {
 	struct swbp *bps;
 	struct arch_dregs dregs;
 	bool dregs_used;   /* debug registers were ever written */
+	bool sys_traced;   /* an engine wants syscalls: resume with PTRACE_SYSCALL */
 	uint64_t moribund[MORIBUND_MAX]; /* recently removed breakpoint addresses */
 	unsigned moribund_next;
 	struct uthread *step_over;	 /* thread stepping over a breakpoint */
@@ -143,6 +160,14 @@ bool sched_all_stopped(struct uproc *p);
 void event_classify(struct uthread *th, int sig);
 void event_dispatch(struct uthread *th);
 uint64_t event_wanted_by(struct uthread *th, const struct uevent *ev);
+
+/* syscall.c */
+void sys_handle_stop(struct uthread *th);
+uint64_t sys_wanted_by(struct uproc *p, const struct uevent *ev);
+void observe_signal(struct uthread *th, int sig);
+void observe_exit(struct uproc *p, pid_t tid, int status);
+void observe_thread_new(struct uproc *p, pid_t tid);
+void sys_update(struct uproc *p);
 
 /* bp.c */
 struct swbp *bp_find(struct uproc *p, uint64_t addr);

@@ -89,6 +89,8 @@ void event_classify(struct uthread *th, int sig)
 	if (th->stepping)
 		ev.kind = UEV_STEP;
 out:
+	if (ev.kind == UEV_SIGNAL)
+		observe_signal(th, sig);
 	if (ev.kind == UEV_NONE)
 		return;
 	th->pending = ev;
@@ -121,6 +123,8 @@ uint64_t event_wanted_by(struct uthread *th, const struct uevent *ev)
 		return bp ? bp->owners : 0;
 	case UEV_STEP:
 		return th->step_mask;
+	case UEV_SYSCALL:
+		return sys_wanted_by(p, ev);
 	case UEV_HW:
 		for_each_engine(p, e)
 			for (struct hwbp *h = e->hw; h; h = h->next)
@@ -155,6 +159,10 @@ static void make_stop(struct uthread *th, const struct uevent *ev, struct engine
 			if (hw_matches(h, ev))
 				return;
 		st->kind = ENGINE_STOP_STEP; /* only its step finished */
+		break;
+	case UEV_SYSCALL:
+		st->kind = ev->sys_entry ? ENGINE_STOP_SYSCALL_ENTRY : ENGINE_STOP_SYSCALL_RETURN;
+		st->sysno = ev->nr;
 		break;
 	default:
 		st->kind = ENGINE_STOP_STEP;

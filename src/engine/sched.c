@@ -74,9 +74,11 @@ static void deliver_reports(struct uproc *p)
 
 static int resume_thread(struct uthread *th, bool step)
 {
+	int req = step ? PTRACE_SINGLESTEP : th->p->sys_traced ? PTRACE_SYSCALL : PTRACE_CONT;
+
 	if (th->dr_dirty)
 		bp_dregs_apply(th);
-	if (ptrace(step ? PTRACE_SINGLESTEP : PTRACE_CONT, th->tid, 0L, (long)th->deliver_sig) < 0)
+	if (ptrace(req, th->tid, 0L, (long)th->deliver_sig) < 0)
 		return -errno; /* ESRCH: it died; its exit status is on the way */
 	th->stopped = false;
 	th->stepping = step;

@@ -169,6 +169,7 @@ void uproc_exited(struct uproc *p, int status)
 	struct engine_stop st = { .pid = p->pid, .tid = p->pid };
 
 	p->exited = true;
+	observe_exit(p, p->pid, status);
 	if (WIFEXITED(status)) {
 		st.kind = ENGINE_STOP_EXITED;
 		st.status = WEXITSTATUS(status);
@@ -220,8 +221,10 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 	ptrace(PTRACE_GETEVENTMSG, th->tid, 0L, &msg);
 	switch (event) {
 	case PTRACE_EVENT_CLONE:
-		if (!uproc_thread(p, (pid_t)msg))
+		if (!uproc_thread(p, (pid_t)msg)) {
 			uthread_add(p, (pid_t)msg);
+			observe_thread_new(p, (pid_t)msg);
+		}
 		break;
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
@@ -258,6 +261,7 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 			uproc_exited(p, status);
 			return;
 		}
+		observe_exit(p, th->tid, status);
 		uthread_remove(th);
 		sched_update(p);
 		return;
@@ -271,7 +275,11 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 		/* an interrupt, a group-stop or a new thread's first stop: no event */
 	} else if (event) {
 		handle_ptrace_event(p, th, event);
-	} else if (sig != (SIGTRAP | 0x80)) { /* syscall stops are not asked for yet */
+	} else if (sig == (SIGTRAP | 0x80)) {
+		sys_handle_stop(th);
+		if (th->has_pending)
+			p->last_event = th;
+	} else {
 		p->last_event = th;
 		event_classify(th, sig);
 	}

@@ -21,6 +21,8 @@
 
 struct gdb_server; /* daemon-wide options, shared by sessions (main.c) */
 
+#define GDB_CATCH_MAX 512 /* syscall numbers in one QCatchSyscalls list */
+
 struct gdb_session {
 	struct rsp_conn rsp;
 	struct buf reply;	    /* payload of the reply being built */
@@ -43,6 +45,10 @@ struct gdb_session {
 	bool pass[NSIG];	    /* QPassSignals */
 	bool program_sig[NSIG];	    /* QProgramSignals (true = may deliver) */
 	bool program_sig_set;
+	bool catch_on;		    /* QCatchSyscalls:1 */
+	bool catch_all;		    /* ... without a list */
+	size_t catch_n;
+	long catch_nrs[GDB_CATCH_MAX];
 	struct buf xfer_cache;	    /* a qXfer object being read in chunks */
 	char xfer_key[320];	    /* which object xfer_cache holds */
 	int vfile_fds[256];	    /* vFile:open handles, -1 = free (gdb keeps one per library) */

@@ -84,6 +84,45 @@ int gdb_handle_program_signals(struct gdb_session *s, const char *p, size_t len)
 	return 0;
 }
 
+void gdb_apply_catch(struct gdb_session *s)
+{
+	if (s->engine)
+		engine_catch_syscalls(s->engine, s->catch_on, s->catch_all ? NULL : s->catch_nrs,
+				      s->catch_n);
+}
+
+/* "QCatchSyscalls:0" or "QCatchSyscalls:1[;nr]..." (hex syscall numbers). */
+int gdb_handle_catch_syscalls(struct gdb_session *s, const char *p, size_t len)
+{
+	const char *end = p + len, *q = memchr(p, ':', len);
+	size_t n = 0;
+
+	if (!q || end - q < 2 || (q[1] != '0' && q[1] != '1'))
+		return -EINVAL;
+	if (q[1] == '0') {
+		if (end - q != 2)
+			return -EINVAL;
+		s->catch_on = false;
+		goto out;
+	}
+	for (q += 2; q < end; n++) {
+		uint64_t nr;
+
+		q++; /* the ';' before each number */
+		if (q[-1] != ';' || rsp_parse_hex(&q, end, &nr) < 0 || nr >= 1024 ||
+		    n >= GDB_CATCH_MAX)
+			return -EINVAL;
+		s->catch_nrs[n] = (long)nr;
+	}
+	s->catch_on = true;
+	s->catch_all = n == 0;
+	s->catch_n = n;
+out:
+	gdb_apply_catch(s);
+	buf_puts(&s->reply, "OK");
+	return 0;
+}
+
 int gdb_handle_qsymbol(struct gdb_session *s, const char *p, size_t len)
 {
 	(void)p;

@@ -60,6 +60,7 @@ void gdb_session_set_engine(struct gdb_session *s, struct engine *e)
 					.sig = SIGTRAP };
 	s->have_last = true;
 	engine_set_pass_signals(e, s->pass);
+	gdb_apply_catch(s);
 }
 
 void gdb_session_free(struct gdb_session *s)

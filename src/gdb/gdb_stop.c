@@ -44,6 +44,12 @@ static void put_reason(const struct engine_stop *st, struct buf *b)
 	case ENGINE_STOP_HWBREAK:
 		buf_puts(b, "hwbreak:;");
 		break;
+	case ENGINE_STOP_SYSCALL_ENTRY:
+		buf_printf(b, "syscall_entry:%lx;", (unsigned long)st->sysno);
+		break;
+	case ENGINE_STOP_SYSCALL_RETURN:
+		buf_printf(b, "syscall_return:%lx;", (unsigned long)st->sysno);
+		break;
 	case ENGINE_STOP_WATCH:
 		if (st->watch >= ARCH_DR_WRITE && st->watch <= ARCH_DR_ACCESS)
 			buf_printf(b, "%s:%llx;", watch[st->watch], (unsigned long long)st->addr);

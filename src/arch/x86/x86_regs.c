@@ -314,3 +314,10 @@ void arch_set_pc(const struct arch_desc *d, struct arch_regs *r, uint64_t pc)
 		pc = (uint32_t)pc;
 	r->gp.rip = pc;
 }
+
+long arch_syscall_nr(const struct arch_desc *d, const struct arch_regs *r)
+{
+	if (d->kind == ARCH_I386)
+		return (int32_t)r->gp.orig_rax;
+	return (long)r->gp.orig_rax;
+}

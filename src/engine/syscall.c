@@ -1,0 +1,180 @@
+/*
+ * syscall.c: syscall stops, and observers (tracers that never stop).
+ *
+ * Two kinds of engine hear about syscalls. A stop-mode engine (gdb's
+ * QCatchSyscalls) gets an ordinary all-stop report, parked like a signal
+ * while it is busy. An observer (ustrace) is called synchronously from
+ * the stop itself and the thread goes on at once: a traced thread never
+ * waits for a client's round trip.
+ *
+ * Threads are resumed with PTRACE_SYSCALL only while some engine wants
+ * syscalls (p->sys_traced), so the others pay nothing. Entry and exit are
+ * told apart with PTRACE_GET_SYSCALL_INFO rather than by counting stops,
+ * which goes wrong when tracing starts inside a blocked syscall.
+ */
+#include "engine_int.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+
+static void sysset_fill(struct sysset *s, bool on, const long *nrs, size_t n)
+{
+	memset(s, 0, sizeof(*s));
+	s->on = on;
+	s->all = on && !nrs;
+	for (size_t i = 0; on && nrs && i < n; i++)
+		if (nrs[i] >= 0 && nrs[i] < SYSSET_BITS)
+			s->bits[nrs[i] / 64] |= 1ULL << (nrs[i] % 64);
+}
+
+static bool sysset_has(const struct sysset *s, long nr)
+{
+	if (!s->on)
+		return false;
+	if (s->all)
+		return true;
+	return nr >= 0 && nr < SYSSET_BITS && (s->bits[nr / 64] >> (nr % 64)) & 1;
+}
+
+void sys_update(struct uproc *p)
+{
+	p->sys_traced = false;
+	for_each_engine(p, e)
+		if (e->catch_sys.on)
+			p->sys_traced = true;
+}
+
+int engine_catch_syscalls(struct engine *e, bool on, const long *nrs, size_t n)
+{
+	if (e->dead)
+		return -ESRCH;
+	if (e->observer)
+		return -EINVAL;
+	sysset_fill(&e->catch_sys, on, nrs, n);
+	sys_update(e->p);
+	return 0;
+}
+
+int engine_observe(struct engine *e, unsigned mask, const long *nrs, size_t n)
+{
+	if (e->dead)
+		return -ESRCH;
+	if (!e->client.on_event)
+		return -EINVAL;
+	e->observer = true;
+	e->observe = mask;
+	sysset_fill(&e->catch_sys, mask & ENGINE_OBSERVE_SYSCALLS, nrs, n);
+	/* an observer never stops for a signal: it is told, not asked */
+	for (int sig = 1; sig < NSIG; sig++)
+		e->pass[sig] = true;
+	sys_update(e->p);
+	return 0;
+}
+
+/* Stop-mode engines that want this syscall-stop. */
+uint64_t sys_wanted_by(struct uproc *p, const struct uevent *ev)
+{
+	uint64_t want = 0;
+
+	for_each_engine(p, e)
+		if (!e->observer && sysset_has(&e->catch_sys, ev->nr))
+			want |= ENGINE_BIT(e);
+	return want;
+}
+
+static void observers_tell(struct uproc *p, const struct engine_event *ev, unsigned need,
+			   long nr)
+{
+	for_each_engine(p, e) {
+		if (!e->observer || e->dead || (need && !(e->observe & need)))
+			continue;
+		if (need == ENGINE_OBSERVE_SYSCALLS && !sysset_has(&e->catch_sys, nr))
+			continue;
+		e->client.on_event(e->client.ctx, ev);
+	}
+}
+
+static long exit_nr(struct uthread *th)
+{
+	if (th->in_syscall)
+		return th->sys_nr;
+	if (regs_fetch(th, false) < 0)
+		return -1;
+	return (long)arch_syscall_nr(th->p->arch, &th->regs);
+}
+
+/* A syscall-stop (SIGTRAP | 0x80) of th. */
+void sys_handle_stop(struct uthread *th)
+{
+	struct uproc *p = th->p;
+	struct __ptrace_syscall_info info;
+	struct engine_event ev = { .pid = p->pid, .tid = th->tid, .arch = p->arch };
+	struct uevent uev = { .kind = UEV_SYSCALL };
+
+	memset(&info, 0, sizeof(info));
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, th->tid, (void *)sizeof(info), &info) <= 0)
+		return;
+	if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
+		th->in_syscall = true;
+		th->sys_nr = (long)info.entry.nr;
+		ev.kind = ENGINE_EV_SYSCALL_ENTRY;
+		ev.nr = th->sys_nr;
+		memcpy(ev.args, info.entry.args, sizeof(ev.args));
+		uev.sys_entry = true;
+	} else if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
+		ev.kind = ENGINE_EV_SYSCALL_EXIT;
+		ev.nr = exit_nr(th);
+		ev.ret = info.exit.rval;
+		th->in_syscall = false;
+	} else {
+		return;
+	}
+	observers_tell(p, &ev, ENGINE_OBSERVE_SYSCALLS, ev.nr);
+	uev.nr = ev.nr;
+	if (!sys_wanted_by(p, &uev))
+		return;
+	th->pending = uev;
+	th->has_pending = true;
+}
+
+void observe_signal(struct uthread *th, int sig)
+{
+	struct uproc *p = th->p;
+	struct engine_event ev = { .kind = ENGINE_EV_SIGNAL,
+				   .pid = p->pid,
+				   .tid = th->tid,
+				   .arch = p->arch };
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &si) < 0)
+		si.si_signo = sig;
+	ev.si = &si;
+	observers_tell(p, &ev, ENGINE_OBSERVE_SIGNALS, 0);
+}
+
+void observe_exit(struct uproc *p, pid_t tid, int status)
+{
+	struct engine_event ev = { .pid = p->pid, .tid = tid, .arch = p->arch };
+
+	if (WIFEXITED(status)) {
+		ev.kind = ENGINE_EV_EXITED;
+		ev.status = WEXITSTATUS(status);
+	} else {
+		ev.kind = ENGINE_EV_KILLED;
+		ev.status = WTERMSIG(status);
+	}
+	observers_tell(p, &ev, 0, 0);
+}
+
+void observe_thread_new(struct uproc *p, pid_t tid)
+{
+	struct engine_event ev = { .kind = ENGINE_EV_THREAD_NEW,
+				   .pid = p->pid,
+				   .tid = tid,
+				   .arch = p->arch };
+
+	observers_tell(p, &ev, 0, 0);
+}
