@@ -36,6 +36,7 @@ struct server {
 	struct ep_item tracer_item;
 	struct ep_item sig_item; /* SIGTERM, SIGINT, SIGHUP */
 	struct ep_rendezvous *rdv;
+	pid_t pid; /* the process of the command line */
 	int epfd;
 	bool quit;
 	int exit_code;
@@ -76,10 +77,41 @@ static void conn_add(struct server *sv, int rfd, int wfd, struct gdb_session *s,
 	sv->conns = c;
 }
 
-/* No process left to serve and not --multi: gdbserver exits. */
+/* Clients that joined through a rendezvous socket and still debug. */
+static bool joiners_left(struct server *sv)
+{
+	for (struct ep_conn *c = sv->conns; c; c = c->next)
+		if (!c->primary && c->s->engine)
+			return true;
+	return false;
+}
+
+/*
+ * No process left to serve and not --multi: gdbserver exits. Rendezvous
+ * clients keep the daemon (and their process) alive whatever the COMM
+ * client did.
+ */
 static bool nothing_left(struct server *sv)
 {
-	return !sv->cfg->srv.multi && !sv->primary.engine;
+	return !sv->cfg->srv.multi && !sv->primary.engine && !joiners_left(sv);
+}
+
+/*
+ * The COMM client's engine is one among others: when it leaves while
+ * rendezvous clients are on the process, gdbserver's rules (keep a
+ * launched program stopped for the next client, kill it with --once)
+ * would cut them off, so it simply leaves; the last engine out detaches.
+ */
+static bool primary_leave_to_others(struct server *sv)
+{
+	struct gdb_session *s = &sv->primary;
+
+	if (!s->engine || !joiners_left(sv))
+		return false;
+	engine_detach(s->engine);
+	s->engine = NULL;
+	s->waiting = false;
+	return true;
 }
 
 /*
@@ -91,7 +123,9 @@ static void primary_gone(struct server *sv)
 	struct gdb_session *s = &sv->primary;
 	bool stdio = sv->cfg->srv.stdio;
 
-	if (s->engine && (engine_was_attached(s->engine) || sv->cfg->srv.once || stdio)) {
+	if (primary_leave_to_others(sv)) {
+		/* nothing: the others go on */
+	} else if (s->engine && (engine_was_attached(s->engine) || sv->cfg->srv.once || stdio)) {
 		pid_t pid = engine_pid(s->engine);
 
 		if (!engine_was_attached(s->engine))
@@ -103,13 +137,28 @@ static void primary_gone(struct server *sv)
 	} else if (s->engine && s->waiting) {
 		engine_interrupt(s->engine); /* becomes the stop the next client sees */
 	}
-	if (nothing_left(sv) || sv->cfg->srv.once || stdio) {
+	if (nothing_left(sv) || ((sv->cfg->srv.once || stdio) && !joiners_left(sv))) {
 		sv->quit = true;
 		return;
 	}
+	if (sv->cfg->srv.once || stdio)
+		return; /* no new COMM client; the others finish their work */
 	fprintf(stderr, "Remote side has terminated connection.  GDBserver will reopen the "
 			"connection.\n");
 	fprintf(stderr, "Listening on port %d\n", sv->lis.port);
+}
+
+/* A new COMM client finds the process it left to the others, if still held. */
+static void rejoin(struct server *sv)
+{
+	struct engine *e;
+	int err;
+
+	if (sv->primary.engine || !sv->pid || !joiners_left(sv))
+		return;
+	e = engine_attach(sv->t, sv->pid, &sv->primary.client, &err);
+	if (e)
+		gdb_session_set_engine(&sv->primary, e);
 }
 
 static void accept_primary(struct server *sv, struct ep_item *item)
@@ -128,6 +177,7 @@ static void accept_primary(struct server *sv, struct ep_item *item)
 	rsp_conn_init(&s->rsp);
 	s->multiprocess = false;
 	s->waiting = false;
+	rejoin(sv);
 	conn_add(sv, fd, fd, s, true);
 	fprintf(stderr, "Remote debugging from host %s\n", peer);
 }
@@ -205,10 +255,15 @@ static void settle(struct server *sv)
 		next = c->next;
 		if (!dead && !done)
 			continue;
+		if (primary && !dead && !nothing_left(sv))
+			continue; /* detached: it waits for the others to finish */
 		conn_drop(sv, c, dead);
 		if (primary && !dead)
 			sv->quit = true; /* the process is gone: so are we */
 	}
+	if (!primary_conn(sv) && !sv->primary.engine && sv->pid && nothing_left(sv) &&
+	    !sv->cfg->srv.multi)
+		sv->quit = true; /* the last rendezvous client left after the COMM one */
 	ep_rendezvous_sync(&sv->rdv, sv->epfd, sv->t);
 }
 
@@ -296,6 +351,7 @@ static int start_process(struct server *sv)
 		return 0;
 	}
 	gdb_session_set_engine(&sv->primary, e);
+	sv->pid = engine_pid(e);
 	return 0;
 }
 

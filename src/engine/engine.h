@@ -228,4 +228,39 @@ int engine_proc_read(struct engine *e, const char *name, char **out, size_t *len
 /* Absolute path of the executable. */
 int engine_exe_path(struct engine *e, char *out, size_t outlen);
 
+/*
+ * Read-only views of the engines on a process (engine_info.c), for
+ * listings such as the FUSE `engines` file. Nothing here changes state;
+ * pointers in the results (name) live as long as the engine.
+ */
+struct engine_info {
+	int slot;	     /* the engine's number on this process (0..63) */
+	const char *name;    /* client.name: its endpoint ("gdb", "fuse", ...) */
+	pid_t peer_pid;	     /* client process, 0 when unknown */
+	uid_t peer_uid;
+	bool stopped;	     /* the process is stopped for it (else running for it) */
+	bool observer;	     /* a tracer that hears events and never stops anything */
+	bool dead;	     /* the process is gone and the client has not left yet */
+	size_t nbps;	     /* breakpoints and watchpoints it owns (engine_info_bps) */
+	size_t nheld;	     /* threads it keeps stopped while the others run */
+	int npass;	     /* signals it lets through without stopping */
+	bool catch_syscalls; /* stops at (or observes) syscalls ... */
+	bool catch_all;	     /* ... all of them, else the engine_info_syscalls() ones */
+};
+
+/* The engines on pid: returns their count (0 when t does not hold pid); fills at most max. */
+size_t engine_info_list(struct tracer *t, pid_t pid, struct engine_info *out, size_t max);
+
+struct engine_info_bp {
+	enum engine_bp_type type;
+	uint64_t addr;
+	int len; /* watched bytes (0 for software breakpoints) */
+};
+
+/* Breakpoints, then watchpoints, of engine slot on pid: the count; fills at most max. */
+size_t engine_info_bps(struct tracer *t, pid_t pid, int slot, struct engine_info_bp *out,
+		       size_t max);
+/* The syscall numbers engine slot on pid catches (none when catch_all): count, fills max. */
+size_t engine_info_syscalls(struct tracer *t, pid_t pid, int slot, long *out, size_t max);
+
 #endif

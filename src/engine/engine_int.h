@@ -53,6 +53,7 @@ struct uthread {
 	bool stopped;	   /* in a ptrace-stop that we have not resumed */
 	bool interrupting; /* PTRACE_INTERRUPT sent, no stop seen since */
 	bool stepping;	   /* last resumed with PTRACE_SINGLESTEP */
+	bool step_stale;   /* a step was given up: its trap may still come */
 	bool at_bp;	   /* reported at a breakpoint: resume must step over it */
 	bool dr_dirty;	   /* debug registers must be written before it runs */
 	bool regs_valid;   /* regs.gp cached */

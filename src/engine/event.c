@@ -86,8 +86,19 @@ void event_classify(struct uthread *th, int sig)
 		goto out; /* sent by a process: a real SIGTRAP */
 	if (classify_dr6(th, &ev))
 		goto out;
-	if (th->stepping)
+	if (th->stepping) {
 		ev.kind = UEV_STEP;
+		th->step_stale = false;
+	} else if (th->step_stale) {
+		/*
+		 * The trap of a step given up inside a syscall (the thread was
+		 * interrupted, then continued): the kernel reports it at the
+		 * syscall's exit. Nobody asked for it; the program must not
+		 * get it.
+		 */
+		ev.kind = UEV_NONE;
+		th->step_stale = false;
+	}
 out:
 	if (ev.kind == UEV_SIGNAL)
 		observe_signal(th, sig);

@@ -137,6 +137,41 @@ void sched_step_over_done(struct uproc *p)
 	p->step_over = NULL;
 }
 
+/* e is running, waiting only for a step of one of its threads. */
+static bool waits_for_step(struct uproc *p, const struct engine *e)
+{
+	if (e->stopped || e->has_report || e->interrupt_req)
+		return false;
+	for_each_thread(p, th)
+		if (th->step_mask & ENGINE_BIT(e))
+			return true;
+	return false;
+}
+
+/*
+ * Two engines that each step one thread with the others held (gdb's
+ * step over a breakpoint) would wait for each other for ever: each holds
+ * the thread the other steps. A hold by an engine that only waits for its
+ * own step does not block another engine's step, but such steps go one at
+ * a time with every other thread stopped, so each engine still sees its
+ * thread move alone.
+ */
+static struct uthread *find_weak_step(struct uproc *p)
+{
+	if (!sched_all_stopped(p))
+		return NULL;
+	for_each_thread(p, th) {
+		bool weak = th->step_mask && !th->has_pending;
+
+		for_each_engine(p, e)
+			if (weak && (th->hold_mask & ENGINE_BIT(e)) && !waits_for_step(p, e))
+				weak = false;
+		if (weak && th->hold_mask)
+			return th;
+	}
+	return NULL;
+}
+
 void sched_update(struct uproc *p)
 {
 	struct uthread *th;
@@ -166,4 +201,7 @@ void sched_update(struct uproc *p)
 	for_each_thread(p, t)
 		if (runnable(t))
 			resume_thread(t, t->step_mask != 0);
+	th = find_weak_step(p);
+	if (th)
+		resume_thread(th, true);
 }

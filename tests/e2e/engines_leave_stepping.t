@@ -1,7 +1,4 @@
 #!/bin/bash
-# Reproduces a known engine bug (see the note on issue 3); run it with
-# UTRACED_KNOWN_BUGS=1 until the bug is fixed.
-if [[ -z ${UTRACED_KNOWN_BUGS:-} ]]; then echo "1..0 # SKIP known engine bug, UTRACED_KNOWN_BUGS=1 to run"; exit 0; fi
 # A step that is given up must leave no SIGTRAP behind.
 #
 # worker-3 of engines_threads spends its time in nanosleep().  A client

@@ -1,7 +1,4 @@
 #!/bin/bash
-# Reproduces a known engine bug (see the note on issue 3); run it with
-# UTRACED_KNOWN_BUGS=1 until the bug is fixed.
-if [[ -z ${UTRACED_KNOWN_BUGS:-} ]]; then echo "1..0 # SKIP known engine bug, UTRACED_KNOWN_BUGS=1 to run"; exit 0; fi
 # The COMM client (the one that came through the server's own port) leaves
 # first while a rendezvous client is still there.  It is one engine among
 # others: its leaving must drop its breakpoints and its hold, and the other
