@@ -39,6 +39,27 @@ int bp_write_insn(struct uproc *p, struct swbp *bp, bool trap)
 	return n == (ssize_t)p->arch->trap_len ? 0 : -EIO;
 }
 
+/*
+ * Is our trap still in memory? A library unloaded and another mapped at
+ * the same address (dlclose, dlopen) replaces it behind our back; gdb
+ * then inserts a new breakpoint where it already had one. Writing the
+ * stale original bytes back there would corrupt the new code.
+ */
+bool bp_trap_present(struct uproc *p, struct swbp *bp)
+{
+	uint8_t cur[16];
+	size_t len = p->arch->trap_len;
+
+	if (!bp->inserted)
+		return false;
+	if (p->step_over && p->step_over_addr == bp->addr)
+		return true; /* lifted for the step over; back when it is done */
+	if (mem_read_raw(p, bp->addr, cur, len) != (ssize_t)len ||
+	    memcmp(cur, p->arch->trap_insn, len) != 0)
+		bp->inserted = false;
+	return bp->inserted;
+}
+
 bool bp_is_moribund(struct uproc *p, uint64_t addr)
 {
 	for (unsigned i = 0; i < MORIBUND_MAX; i++)
@@ -54,7 +75,7 @@ int bp_sw_insert(struct engine *e, uint64_t addr)
 	ssize_t n;
 	int err;
 
-	if (bp && bp->inserted) {
+	if (bp && bp_trap_present(p, bp)) {
 		bp->owners |= ENGINE_BIT(e);
 		return 0;
 	}
@@ -91,7 +112,7 @@ int bp_sw_remove(struct engine *e, uint64_t addr)
 	bp->owners &= ~ENGINE_BIT(e);
 	if (bp->owners)
 		return 0;
-	if (bp->inserted && !p->exited) {
+	if (!p->exited && bp_trap_present(p, bp)) {
 		bp_write_insn(p, bp, false);
 		p->moribund[p->moribund_next++ % MORIBUND_MAX] = addr;
 	}

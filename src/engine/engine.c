@@ -139,9 +139,9 @@ int engine_interrupt(struct engine *e)
 {
 	if (e->dead)
 		return -ESRCH;
-	if (e->stopped || e->has_report)
+	e->interrupt_req = true; /* stopped: like a SIGINT queued for the next resume */
+	if (e->stopped)
 		return 0;
-	e->interrupt_req = true;
 	sched_update(e->p);
 	return 0;
 }
@@ -162,13 +162,19 @@ ssize_t engine_mem_read(struct engine *e, uint64_t addr, void *buf, size_t len)
 	if (n <= 0)
 		return n;
 	for (struct swbp *bp = p->bps; bp; bp = bp->next) {
-		if (!bp->inserted)
-			continue;
+		if (!bp->inserted || (p->step_over && p->step_over_addr == bp->addr))
+			continue; /* (lifted for a step over: memory has the original) */
 		for (size_t i = 0; i < p->arch->trap_len; i++) {
 			uint64_t a = bp->addr + i;
+			uint8_t *b = (uint8_t *)buf + (a - addr);
 
-			if (a >= addr && a < addr + (uint64_t)n)
-				((uint8_t *)buf)[a - addr] = bp->orig[i];
+			if (a < addr || a >= addr + (uint64_t)n)
+				continue;
+			if (*b != p->arch->trap_insn[i]) {
+				bp->inserted = false; /* new code was mapped over it */
+				break;
+			}
+			*b = bp->orig[i];
 		}
 	}
 	return n;

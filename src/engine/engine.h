@@ -170,7 +170,11 @@ struct engine_resume {
  * stopped for e. on_stop() is called when it next stops for e.
  */
 int engine_resume(struct engine *e, const struct engine_resume *acts, size_t n);
-/* Ask for a stop for this engine (^C); on_stop(INTERRUPT) follows unless it is already stopped. */
+/*
+ * Ask for a stop for this engine (^C); on_stop(INTERRUPT) follows. Asked
+ * while stopped, or while another stop is being reported, it takes effect
+ * at the next resume, as the SIGINT gdbserver sends would.
+ */
 int engine_interrupt(struct engine *e);
 bool engine_stopped(const struct engine *e);
 
@@ -234,9 +238,9 @@ int engine_exe_path(struct engine *e, char *out, size_t outlen);
  * pointers in the results (name) live as long as the engine.
  */
 struct engine_info {
-	int slot;	     /* the engine's number on this process (0..63) */
-	const char *name;    /* client.name: its endpoint ("gdb", "fuse", ...) */
-	pid_t peer_pid;	     /* client process, 0 when unknown */
+	int slot;	  /* the engine's number on this process (0..63) */
+	const char *name; /* client.name: its endpoint ("gdb", "fuse", ...) */
+	pid_t peer_pid;	  /* client process, 0 when unknown */
 	uid_t peer_uid;
 	bool stopped;	     /* the process is stopped for it (else running for it) */
 	bool observer;	     /* a tracer that hears events and never stops anything */

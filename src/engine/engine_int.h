@@ -179,6 +179,7 @@ int bp_hw_remove(struct engine *e, enum engine_bp_type type, uint64_t addr, int 
 void bp_engine_drop(struct engine *e);
 int bp_write_insn(struct uproc *p, struct swbp *bp, bool trap);
 bool bp_is_moribund(struct uproc *p, uint64_t addr);
+bool bp_trap_present(struct uproc *p, struct swbp *bp);
 void bp_dregs_apply(struct uthread *th);
 void bp_dregs_clear(struct uthread *th);
 

@@ -60,9 +60,15 @@ static void deliver_reports(struct uproc *p)
 							  .pid = p->pid,
 							  .tid = th ? th->tid : p->pid,
 							  .sig = SIGINT };
+			e->interrupt_req = false;
+		} else if (e->interrupt_req && e->report.kind == ENGINE_STOP_STEP) {
+			/* ^C during a step: the step ends, as the interrupt */
+			e->report.kind = ENGINE_STOP_INTERRUPT;
+			e->report.sig = SIGINT;
+			e->interrupt_req = false;
 		}
+		/* else a ^C that came with another stop makes the next one, as a queued SIGINT would */
 		e->has_report = false;
-		e->interrupt_req = false;
 		e->stopped = true;
 		for_each_thread(p, th) {
 			th->hold_mask &= ~ENGINE_BIT(e);
@@ -122,7 +128,7 @@ static void start_step_over(struct uproc *p)
 	pc = arch_pc(p->arch, &th->regs);
 	bp = bp_find(p, pc);
 	p->step_over_addr = pc;
-	if (bp)
+	if (bp && bp_trap_present(p, bp))
 		bp_write_insn(p, bp, false);
 	if (resume_thread(th, true) < 0)
 		sched_step_over_done(p);

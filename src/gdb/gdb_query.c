@@ -49,7 +49,12 @@ static int parse_signal_list(const char *p, size_t len, bool out[NSIG])
 		if (rsp_parse_hex(&q, end, &g) < 0 || g > 0xffff)
 			return -EINVAL;
 		host = gdb_signal_to_host((int)g);
-		if (host > 0 && host < NSIG)
+		/*
+		 * Only the gdb signal a host signal reports as counts: host 29
+		 * is both SIGIO and SIGPOLL, gdb says "pass SIGPOLL" by default
+		 * but lets the user stop on SIGIO, which is what 29 is reported as.
+		 */
+		if (host > 0 && host < NSIG && gdb_signal_from_host(host) == (int)g)
 			out[host] = true;
 		if (q < end && *q++ != ';')
 			return -EINVAL;

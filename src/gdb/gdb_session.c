@@ -116,7 +116,7 @@ void gdb_session_input(struct gdb_session *s, const uint8_t *data, size_t len)
 		len -= n;
 		if (ev.kind == RSP_EV_PACKET)
 			handle_packet(s, ev.data, ev.len);
-		else if (ev.kind == RSP_EV_INTERRUPT && s->engine && s->waiting)
-			engine_interrupt(s->engine);
+		else if (ev.kind == RSP_EV_INTERRUPT && s->engine)
+			engine_interrupt(s->engine); /* stopped: the next resume stops at once */
 	}
 }

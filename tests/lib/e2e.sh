@@ -271,7 +271,9 @@ start_server() {
 	track "$SERVER_PID"
 	if [[ ${comm:-} == unix:* ]]; then
 		TARGET=${comm#unix:}
-		wait_until eval '[[ -S $TARGET ]] || ! pid_alive $SERVER_PID'
+		# the socket is bound before the program starts: wait for the announcement
+		wait_until eval '(file_has "$SERVER_ERR" "^Listening on" && [[ -S $TARGET ]]) ||
+			! pid_alive $SERVER_PID'
 	else
 		wait_until eval 'file_has "$SERVER_ERR" "^Listening on port" || ! pid_alive $SERVER_PID'
 		PORT=$(sed -n 's/^Listening on port \([0-9][0-9]*\).*/\1/p' "$SERVER_ERR" | head -1)

@@ -518,9 +518,6 @@ static void test_who_runs(void)
 	   "  all stopped: A gets INTERRUPT (SIGINT)");
 	is_int(rb.n, 0, "  B hears nothing of A's ^C");
 	ok(engine_stopped(A) && !engine_stopped(B), "  the process is stopped for A only");
-	is_int(engine_interrupt(A), 0, "^C from A again while stopped");
-	poll_reports();
-	is_int(ra.n, 1, "  no second report");
 
 	is_int(engine_interrupt(B), 0, "^C from B while everything is stopped for A");
 	poll_reports();
@@ -554,6 +551,28 @@ static void test_who_runs(void)
 	poll_reports();
 	ok(is_stop(&ra, 3, ENGINE_STOP_STEP, 2, SIGTRAP), "  A gets the step of T2");
 	is_int(rb.n, 1, "  B nothing");
+	teardown();
+}
+
+/* gdb sends ^C between a stop and its next vCont too: gdbserver's SIGINT ends that resume. */
+static void test_interrupt_queued(void)
+{
+	diag("^C while stopped: the next resume stops at once");
+	setup();
+	engine_interrupt(A);
+	trace();
+	k_intr(1);
+	k_intr(2);
+	k_intr(3);
+	poll_reports();
+	is_int(engine_interrupt(A), 0, "^C from A while stopped");
+	poll_reports();
+	is_int(ra.n, 1, "  no report now");
+	is_int(engine_resume(A, &all_run, 1), 0, "A: vCont;c");
+	poll_reports();
+	ok(is_stop(&ra, 2, ENGINE_STOP_INTERRUPT, 1, SIGINT), "  A is stopped again: INTERRUPT");
+	is_str(trace(), "", "  and nothing ran");
+	is_int(rb.n, 0, "  B hears nothing");
 	teardown();
 }
 
@@ -1164,6 +1183,7 @@ int main(void)
 		return 1;
 	}
 	test_who_runs();
+	test_interrupt_queued();
 	test_breakpoint_owners();
 	test_step_owner();
 	test_signals();
