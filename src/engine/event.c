@@ -32,6 +32,15 @@ static uint64_t dr6_take(struct uthread *th)
 	return (uint64_t)dr6;
 }
 
+static bool program_trap_at(struct uproc *p, uint64_t addr)
+{
+	uint8_t cur[16];
+	size_t len = p->arch->trap_len;
+
+	return mem_read_raw(p, addr, cur, len) == (ssize_t)len &&
+	       !memcmp(cur, p->arch->trap_insn, len);
+}
+
 /* An int3 of ours at pc-1? Rewind onto it. Returns true if it was ours. */
 static bool classify_int3(struct uthread *th, struct uevent *ev)
 {
@@ -45,6 +54,8 @@ static bool classify_int3(struct uthread *th, struct uevent *ev)
 	bp = bp_find(p, addr);
 	if (!(bp && bp->inserted) && !bp_is_moribund(p, addr))
 		return false;
+	if (!(bp && bp->inserted) && program_trap_at(p, addr))
+		return false; /* the program's own int3 where we once had ours */
 	arch_set_pc(p->arch, &th->regs, addr);
 	regs_store(th, ARCH_RS_GP);
 	if (bp && bp->inserted) {
