@@ -273,6 +273,13 @@ int engine_bp_insert(struct engine *e, enum engine_bp_type type, uint64_t addr, 
 		return -ESRCH;
 	if (type == ENGINE_BP_SW)
 		return bp_sw_insert(e, addr);
+	/*
+	 * x86 debug registers cannot watch reads alone. Saying so (as
+	 * gdbserver does) makes gdb use an access watchpoint and tell reads
+	 * from writes by the value; trapping writes as "reads" would not.
+	 */
+	if (type == ENGINE_BP_READ)
+		return -EOPNOTSUPP;
 	return bp_hw_insert(e, type, addr, len);
 }
 

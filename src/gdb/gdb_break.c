@@ -30,6 +30,8 @@ int gdb_handle_z(struct gdb_session *s, const char *p, size_t len)
 		err = engine_bp_insert(s->engine, z_types[type], addr, (int)kind);
 	else
 		err = engine_bp_remove(s->engine, z_types[type], addr, (int)kind);
+	if (err == -EOPNOTSUPP)
+		return 0; /* not on this target: empty reply */
 	if (err)
 		return err;
 	buf_puts(&s->reply, "OK");
