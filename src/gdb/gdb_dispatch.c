@@ -19,6 +19,7 @@ const struct gdb_packet gdb_packets[] = {
 	{"QProgramSignals", GDB_PARAM, gdb_handle_program_signals, false, "QProgramSignals+", 0},
 	{"QCatchSyscalls", GDB_PARAM, gdb_handle_catch_syscalls, false, "QCatchSyscalls+", 0},
 	{"qSymbol", GDB_PARAM, gdb_handle_qsymbol, false, NULL, 0},
+	{"qGetTLSAddr", GDB_PARAM, gdb_handle_qgettlsaddr, true, NULL, 0},
 	{"qAttached", GDB_PARAM, gdb_handle_qattached, true, NULL, 0},
 	{"qRcmd", GDB_PARAM, gdb_handle_qrcmd, false, NULL, 0},
 	/* threads (gdb_thread.c) */

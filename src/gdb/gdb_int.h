@@ -71,6 +71,7 @@ int gdb_kill_process(struct gdb_session *s);
 int gdb_handle_qsupported(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_noack(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_pass_signals(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_qgettlsaddr(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_catch_syscalls(struct gdb_session *s, const char *p, size_t len);
 void gdb_apply_catch(struct gdb_session *s);
 int gdb_handle_program_signals(struct gdb_session *s, const char *p, size_t len);

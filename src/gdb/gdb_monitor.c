@@ -6,6 +6,7 @@
 #include "gdb_int.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 static void monitor_out(struct gdb_session *s, const char *text)
@@ -30,6 +31,8 @@ static void mon_help(struct gdb_session *s, const char *arg)
 		       "  set debug-format option1[,option2,...]\n"
 		       "    Add additional information to debugging messages\n"
 		       "    Options: all, none\n"
+		       "  set libthread-db-search-path PATH\n"
+		       "    Accepted for scripts; utraced does not use libthread_db\n"
 		       "  exit\n"
 		       "    Quit utraced\n");
 }
@@ -58,6 +61,15 @@ static void mon_debug_format(struct gdb_session *s, const char *arg)
 		monitor_out(s, "Unknown debug-format argument.\n");
 }
 
+/* Threads come from /proc, not libthread_db; the setting is kept for scripts. */
+static void mon_thread_db_path(struct gdb_session *s, const char *arg)
+{
+	char msg[300];
+
+	snprintf(msg, sizeof(msg), "libthread-db-search-path set to `%s'\n", arg);
+	monitor_out(s, msg);
+}
+
 static void mon_exit(struct gdb_session *s, const char *arg)
 {
 	(void)arg;
@@ -72,6 +84,7 @@ static const struct {
 	{ "set debug ", mon_debug },
 	{ "set remote-debug ", mon_remote_debug },
 	{ "set debug-format ", mon_debug_format },
+	{ "set libthread-db-search-path ", mon_thread_db_path },
 	{ "exit", mon_exit },
 };
 

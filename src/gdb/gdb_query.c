@@ -128,6 +128,19 @@ out:
 	return 0;
 }
 
+/*
+ * TLS addresses need libthread_db (or glibc's private link_map layout),
+ * which utraced does not use: say it failed, as gdbserver does without
+ * libthread_db, so gdb prints "Cannot find thread-local storage".
+ */
+int gdb_handle_qgettlsaddr(struct gdb_session *s, const char *p, size_t len)
+{
+	(void)s;
+	(void)p;
+	(void)len;
+	return -EOPNOTSUPP;
+}
+
 int gdb_handle_qsymbol(struct gdb_session *s, const char *p, size_t len)
 {
 	(void)p;
