@@ -39,6 +39,10 @@ enum engine_stop_kind {
 	ENGINE_STOP_KILLED,	/* the process was killed by signal sig */
 	ENGINE_STOP_SYSCALL_ENTRY, /* tid entered syscall sysno (engine_catch_syscalls) */
 	ENGINE_STOP_SYSCALL_RETURN, /* tid returns from syscall sysno */
+	ENGINE_STOP_FORK,	/* tid forked: child pid (engine_fork_child) */
+	ENGINE_STOP_VFORK,	/* tid vforked: child pid; the parent waits for it */
+	ENGINE_STOP_VFORK_DONE, /* the vfork child exec'd or exited */
+	ENGINE_STOP_EXEC,	/* tid exec'd a new program (engine_exe_path) */
 };
 
 struct engine_stop {
@@ -50,6 +54,7 @@ struct engine_stop {
 	int watch;
 	uint64_t addr;
 	long sysno;
+	pid_t child; /* FORK, VFORK */
 };
 
 /*
@@ -200,6 +205,18 @@ int engine_catch_syscalls(struct engine *e, bool on, const long *nrs, size_t n);
  * while stopped for e, then engine_resume() everything once.
  */
 int engine_observe(struct engine *e, unsigned mask, const long *nrs, size_t n);
+
+#define ENGINE_EVENT_FORK  1u /* ENGINE_STOP_FORK; else fork children are let go */
+#define ENGINE_EVENT_VFORK 2u /* ENGINE_STOP_VFORK and VFORK_DONE */
+#define ENGINE_EVENT_EXEC  4u /* ENGINE_STOP_EXEC; else an exec is silent */
+/* Process events this engine stops for (gdb's fork-events, vfork-events, exec-events). */
+void engine_set_events(struct engine *e, unsigned mask);
+/*
+ * After ENGINE_STOP_FORK/VFORK: this client's engine on the child, made at
+ * the fork with the same engine_client and stopped for it (the child runs
+ * only once it is resumed or detached). Each call hands it over once.
+ */
+struct engine *engine_fork_child(struct engine *e);
 
 /* Memory. Reads never show breakpoint bytes; writes keep them. */
 ssize_t engine_mem_read(struct engine *e, uint64_t addr, void *buf, size_t len);

@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static struct engine *engine_new(struct uproc *p, const struct engine_client *c)
+struct engine *engine_new(struct uproc *p, const struct engine_client *c)
 {
 	struct engine *e;
 	int slot;
@@ -61,7 +61,7 @@ static void engine_unlink(struct engine *e)
 }
 
 /* A 32-bit thread has a 68-byte NT_PRSTATUS regset, a 64-bit one 216. */
-static void detect_arch(struct uproc *p, pid_t tid)
+void detect_arch(struct uproc *p, pid_t tid)
 {
 	struct user_regs_struct regs;
 	struct iovec iov = { .iov_base = &regs, .iov_len = sizeof(regs) };
@@ -151,10 +151,7 @@ struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
 	close(go[0]);
 	close(ep[1]);
 	*err = pid < 0 ? -errno : 0;
-	if (pid > 0 && ptrace(PTRACE_SEIZE, pid, 0L,
-			      (long)(PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC |
-				     PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK |
-				     PTRACE_O_TRACEVFORK)) < 0)
+	if (pid > 0 && ptrace(PTRACE_SEIZE, pid, 0L, (long)UPROC_SEIZE_OPTIONS) < 0)
 		*err = -errno;
 	close(go[1]); /* go: exec now */
 	if (pid > 0 && !*err)
@@ -276,6 +273,8 @@ void engine_detach(struct engine *e)
 {
 	struct uproc *p = e->p;
 
+	if (e->child) /* a fork child it never took */
+		engine_detach(e->child);
 	if (!p->exited)
 		bp_engine_drop(e);
 	for_each_thread(p, th) {

@@ -17,6 +17,10 @@
 #include "engine.h"
 
 #define UPROC_MAX_ENGINES 64
+
+#define UPROC_SEIZE_OPTIONS                                                                   \
+	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
+	 PTRACE_O_TRACEVFORK | PTRACE_O_TRACEVFORKDONE)
 #define MORIBUND_MAX	  64
 
 enum uevent_kind {
@@ -26,6 +30,9 @@ enum uevent_kind {
 	UEV_STEP,    /* single-step finished */
 	UEV_HW,	     /* debug register slot hit: addr, watch type in dr_type */
 	UEV_SYSCALL, /* syscall-stop: nr, entry or return (sys_entry) */
+	UEV_FORK,    /* fork/vfork (vfork set): child in addr */
+	UEV_VFORK_DONE,
+	UEV_EXEC,
 };
 
 struct uevent {
@@ -35,6 +42,7 @@ struct uevent {
 	uint64_t addr;
 	bool also_step; /* a step finished together with a hw hit */
 	bool sys_entry;
+	bool vfork;
 	long nr;
 };
 
@@ -99,6 +107,8 @@ struct engine {
 	bool pass[NSIG];
 	struct sysset catch_sys; /* syscalls it stops for (gdb's QCatchSyscalls) */
 	bool observer;		 /* hears events through on_event, never stops */
+	unsigned events;	 /* ENGINE_EVENT_* */
+	struct engine *child;	 /* its engine on a fork child, until taken */
 	unsigned observe;	 /* ENGINE_OBSERVE_* */
 	struct hwbp *hw;    /* this engine's hardware breakpoints/watchpoints */
 };
@@ -132,6 +142,12 @@ struct tracer {
 	int evfd;	/* wakes the loop for deferred on_stop() calls */
 	struct uproc *procs;
 	bool notify_pending;
+	/* stops of pids not yet known (a fork child that stopped before its parent's event) */
+	struct early_status {
+		pid_t pid;
+		int status;
+	} early[16];
+	unsigned nearly;
 };
 
 /* tracer.c */
@@ -143,6 +159,7 @@ struct uthread *tracer_find_thread(struct tracer *t, pid_t tid);
 /* uproc.c */
 struct uproc *uproc_new(struct tracer *t, pid_t pid, bool attached);
 void uproc_free(struct uproc *p);
+void uproc_open_mem(struct uproc *p);
 struct uthread *uthread_add(struct uproc *p, pid_t tid);
 void uthread_remove(struct uthread *th);
 struct uthread *uproc_thread(struct uproc *p, pid_t tid);
@@ -151,6 +168,10 @@ void uproc_detach_all(struct uproc *p);
 void uproc_stop_all_sync(struct uproc *p);
 void uproc_handle_status(struct uproc *p, struct uthread *th, int status);
 void uproc_exited(struct uproc *p, int status);
+
+/* fork.c */
+void fork_event(struct uthread *th, pid_t child, bool vfork);
+int tracer_take_early(struct tracer *t, pid_t pid, int *status);
 
 /* sched.c */
 void sched_update(struct uproc *p);
@@ -189,6 +210,10 @@ ssize_t mem_write_raw(struct uproc *p, uint64_t addr, const void *buf, size_t le
 int regs_fetch(struct uthread *th, bool xsave);
 int regs_store(struct uthread *th, unsigned which);
 void regs_invalidate(struct uthread *th);
+
+/* engine_attach.c */
+struct engine *engine_new(struct uproc *p, const struct engine_client *c);
+void detect_arch(struct uproc *p, pid_t tid);
 
 /* engine.c */
 void engine_report(struct engine *e, const struct engine_stop *st);

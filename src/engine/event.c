@@ -128,6 +128,15 @@ static bool hw_matches(const struct hwbp *h, const struct uevent *ev)
 	return ev->addr >= h->addr && ev->addr < h->addr + (uint64_t)h->len;
 }
 
+static unsigned event_need(const struct uevent *ev)
+{
+	if (ev->kind == UEV_EXEC)
+		return ENGINE_EVENT_EXEC;
+	if (ev->kind == UEV_FORK && !ev->vfork)
+		return ENGINE_EVENT_FORK;
+	return ENGINE_EVENT_VFORK;
+}
+
 uint64_t event_wanted_by(struct uthread *th, const struct uevent *ev)
 {
 	struct uproc *p = th->p;
@@ -147,6 +156,13 @@ uint64_t event_wanted_by(struct uthread *th, const struct uevent *ev)
 		return th->step_mask;
 	case UEV_SYSCALL:
 		return sys_wanted_by(p, ev);
+	case UEV_FORK:
+	case UEV_VFORK_DONE:
+	case UEV_EXEC:
+		for_each_engine(p, e)
+			if (!e->observer && (e->events & event_need(ev)))
+				want |= ENGINE_BIT(e);
+		return want;
 	case UEV_HW:
 		for_each_engine(p, e)
 			for (struct hwbp *h = e->hw; h; h = h->next)
@@ -185,6 +201,17 @@ static void make_stop(struct uthread *th, const struct uevent *ev, struct engine
 	case UEV_SYSCALL:
 		st->kind = ev->sys_entry ? ENGINE_STOP_SYSCALL_ENTRY : ENGINE_STOP_SYSCALL_RETURN;
 		st->sysno = ev->nr;
+		break;
+	case UEV_FORK:
+		st->kind = ev->vfork ? ENGINE_STOP_VFORK : ENGINE_STOP_FORK;
+		st->child = (pid_t)ev->addr;
+		st->addr = 0;
+		break;
+	case UEV_VFORK_DONE:
+		st->kind = ENGINE_STOP_VFORK_DONE;
+		break;
+	case UEV_EXEC:
+		st->kind = ENGINE_STOP_EXEC;
 		break;
 	default:
 		st->kind = ENGINE_STOP_STEP;

@@ -151,6 +151,11 @@ static void handle_status(struct tracer *t, pid_t tid, int status)
 
 	if (!th && WIFSTOPPED(status))
 		th = adopt_thread(t, tid);
+	if (!th && WIFSTOPPED(status) && tgid_of(tid) == tid && t->nearly < 16) {
+		/* a fork child whose parent has not reported the fork yet */
+		t->early[t->nearly++] = (struct early_status){ tid, status };
+		return;
+	}
 	if (!th)
 		return; /* a process we already let go of */
 	uproc_handle_status(th->p, th, status);

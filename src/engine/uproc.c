@@ -18,14 +18,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define SEIZE_OPTIONS                                                                         \
-	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
-	 PTRACE_O_TRACEVFORK)
+
+/* /proc/PID/mem is tied to the address space it was opened on: reopen it after an exec. */
+void uproc_open_mem(struct uproc *p)
+{
+	char path[64];
+
+	if (p->memfd >= 0)
+		close(p->memfd);
+	snprintf(path, sizeof(path), "/proc/%d/mem", p->pid);
+	p->memfd = open(path, O_RDWR | O_CLOEXEC);
+}
 
 struct uproc *uproc_new(struct tracer *t, pid_t pid, bool attached)
 {
 	struct uproc *p = calloc(1, sizeof(*p));
-	char path[64];
 
 	if (!p)
 		return NULL;
@@ -33,8 +40,8 @@ struct uproc *uproc_new(struct tracer *t, pid_t pid, bool attached)
 	p->pid = pid;
 	p->attached = attached;
 	p->arch = arch_get(ARCH_AMD64);
-	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
-	p->memfd = open(path, O_RDWR | O_CLOEXEC);
+	p->memfd = -1;
+	uproc_open_mem(p);
 	p->next = t->procs;
 	t->procs = p;
 	return p;
@@ -107,7 +114,7 @@ int uproc_seize(struct uproc *p, pid_t tid)
 {
 	struct uthread *th;
 
-	if (ptrace(PTRACE_SEIZE, tid, 0L, (long)SEIZE_OPTIONS) < 0)
+	if (ptrace(PTRACE_SEIZE, tid, 0L, (long)UPROC_SEIZE_OPTIONS) < 0)
 		return -errno;
 	th = uthread_add(p, tid);
 	if (ptrace(PTRACE_INTERRUPT, tid, 0L, 0L) == 0)
@@ -187,31 +194,17 @@ void uproc_exited(struct uproc *p, int status)
 	}
 }
 
-/*
- * A fork/vfork child inherited our breakpoints' trap bytes (fork) and is
- * being traced because of PTRACE_O_TRACEFORK. Until follow-fork is
- * supported, let it go clean: restore the original bytes in its copy of
- * memory and detach. A vfork child shares our memory, so it is let go as
- * it is (it almost always execs or exits at once).
- */
-static void release_fork_child(struct uproc *p, pid_t child, bool vfork)
+/* Park a process event on th for the engines that asked for it. */
+static void report_event(struct uthread *th, enum uevent_kind kind, unsigned need)
 {
-	char path[64];
-	int status, fd;
-
-	while (waitpid(child, &status, __WALL) < 0 && errno == EINTR)
-		;
-	if (!vfork) {
-		snprintf(path, sizeof(path), "/proc/%d/mem", child);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		for (struct swbp *bp = p->bps; bp && fd >= 0; bp = bp->next)
-			if (bp->inserted && pwrite(fd, bp->orig, p->arch->trap_len,
-						   (off_t)bp->addr) < 0)
-				break;
-		if (fd >= 0)
-			close(fd);
+	for_each_engine(th->p, e) {
+		if (e->observer || !(e->events & need))
+			continue;
+		th->pending = (struct uevent){ .kind = kind };
+		th->has_pending = true;
+		th->p->last_event = th;
+		return;
 	}
-	ptrace(PTRACE_DETACH, child, 0L, 0L);
 }
 
 static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
@@ -228,7 +221,10 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 		break;
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
-		release_fork_child(p, (pid_t)msg, event == PTRACE_EVENT_VFORK);
+		fork_event(th, (pid_t)msg, event == PTRACE_EVENT_VFORK);
+		break;
+	case PTRACE_EVENT_VFORK_DONE:
+		report_event(th, UEV_VFORK_DONE, ENGINE_EVENT_VFORK);
 		break;
 	case PTRACE_EVENT_EXEC:
 		/*
@@ -244,6 +240,11 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 		}
 		for (struct swbp *bp = p->bps; bp; bp = bp->next)
 			bp->inserted = false;
+		memset(p->moribund, 0, sizeof(p->moribund));
+		uproc_open_mem(p);
+		th->in_syscall = false;
+		detect_arch(p, th->tid); /* a 64-bit program may exec a 32-bit one */
+		report_event(th, UEV_EXEC, ENGINE_EVENT_EXEC);
 		break;
 	default:
 		break;

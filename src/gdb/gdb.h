@@ -22,11 +22,25 @@
 struct gdb_server; /* daemon-wide options, shared by sessions (main.c) */
 
 #define GDB_CATCH_MAX 512 /* syscall numbers in one QCatchSyscalls list */
+#define GDB_MAX_PROCS 16  /* processes one session debugs (fork children) */
+
+/* One process of a session (gdb_procs.c). */
+struct gdb_proc {
+	struct engine *e;
+	bool quiet;	       /* interrupted because another process stopped */
+	size_t ndeferred;      /* resumed by gdb before that interrupt arrived */
+	struct engine_resume deferred[8];
+};
 
 struct gdb_session {
 	struct rsp_conn rsp;
 	struct buf reply;	    /* payload of the reply being built */
-	struct engine *engine;	    /* NULL before attach/run or after kill */
+	struct engine *engine;	    /* the selected process (Hg); NULL when none */
+	struct gdb_proc procs[GDB_MAX_PROCS]; /* every process of this session */
+	size_t nprocs;
+	struct engine_stop pend[GDB_MAX_PROCS]; /* stops gdb has not heard yet */
+	size_t npend;
+	unsigned events;	    /* ENGINE_EVENT_* gdb asked for in qSupported */
 	struct tracer *tracer;
 	struct gdb_server *server;
 	bool extended;		    /* '!' received */
@@ -97,6 +111,8 @@ void gdb_session_free(struct gdb_session *s); /* detaches the engine */
 void gdb_session_input(struct gdb_session *s, const uint8_t *data, size_t len);
 /* Attach the session to an engine (made by main for launch/--attach). */
 void gdb_session_set_engine(struct gdb_session *s, struct engine *e);
+/* Leave every process of the session (killing them if kill); s->engine becomes NULL. */
+void gdb_session_leave(struct gdb_session *s, bool kill);
 
 /* Stop replies (gdb_stop.c): format st as T/S/W/X into b. */
 void gdb_stop_reply(struct gdb_session *s, const struct engine_stop *st, struct buf *b);

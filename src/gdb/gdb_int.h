@@ -71,6 +71,17 @@ int gdb_kill_process(struct gdb_session *s);
 int gdb_handle_qsupported(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_noack(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_pass_signals(struct gdb_session *s, const char *p, size_t len);
+/* gdb_procs.c */
+struct gdb_proc *gdb_proc_of(struct gdb_session *s, pid_t pid);
+int gdb_proc_add(struct gdb_session *s, struct engine *e);
+void gdb_proc_remove(struct gdb_session *s, struct engine *e);
+void gdb_proc_detach(struct gdb_session *s, struct engine *e);
+bool gdb_procs_take_pending(struct gdb_session *s, struct engine_stop *st);
+bool gdb_procs_on_stop(struct gdb_session *s, const struct engine_stop *st);
+int gdb_procs_resume(struct gdb_session *s, const struct engine_resume *acts, const pid_t *pids,
+		     size_t n);
+void gdb_put_ptid(struct gdb_session *s, struct buf *b, pid_t pid, pid_t tid);
+
 int gdb_handle_qgettlsaddr(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_catch_syscalls(struct gdb_session *s, const char *p, size_t len);
 void gdb_apply_catch(struct gdb_session *s);

@@ -9,21 +9,29 @@
 int gdb_handle_detach(struct gdb_session *s, const char *p, size_t len)
 {
 	const char *q = p + 1, *end = p + len;
-	pid_t pid = engine_pid(s->engine);
+	struct engine *e = s->engine;
 	uint64_t want;
+	pid_t pid;
 
 	if (q < end) {
+		struct gdb_proc *pr;
+
 		if (*q++ != ';' || rsp_parse_hex(&q, end, &want) < 0 || q != end)
 			return -EINVAL;
-		if (want != (uint64_t)pid)
+		pr = want <= 0x7fffffff ? gdb_proc_of(s, (pid_t)want) : NULL;
+		if (!pr)
 			return -ESRCH;
+		e = pr->e;
 	}
-	engine_detach(s->engine);
-	s->engine = NULL;
-	s->have_last = false;
-	s->detached = true;
+	pid = engine_pid(e);
+	gdb_proc_detach(s, e);
+	if (!s->engine) {
+		s->have_last = false;
+		s->detached = true;
+	}
 	buf_puts(&s->reply, "OK");
-	if (s->server && s->server->on_detach && !s->secondary)
+	/* a fork child gdb lets go is not the process the server was started for */
+	if (s->server && s->server->on_detach && !s->secondary && !s->engine)
 		s->server->on_detach(s, pid);
 	return 0;
 }
@@ -32,9 +40,7 @@ int gdb_kill_process(struct gdb_session *s)
 {
 	if (!s->engine)
 		return 0;
-	engine_kill(s->engine);
-	engine_detach(s->engine);
-	s->engine = NULL;
+	gdb_session_leave(s, true);
 	s->have_last = false;
 	s->killed = true;
 	return 0;
@@ -55,9 +61,16 @@ int gdb_handle_vkill(struct gdb_session *s, const char *p, size_t len)
 
 	if (q >= end || *q++ != ';' || rsp_parse_hex(&q, end, &pid) < 0 || q != end)
 		return -EINVAL;
-	if (!s->engine || pid != (uint64_t)engine_pid(s->engine))
+	if (!s->engine || pid > 0x7fffffff || !gdb_proc_of(s, (pid_t)pid))
 		return -ESRCH;
-	gdb_kill_process(s);
+	if (s->nprocs > 1) {
+		struct engine *e = gdb_proc_of(s, (pid_t)pid)->e;
+
+		engine_kill(e);
+		gdb_proc_detach(s, e);
+	} else {
+		gdb_kill_process(s);
+	}
 	buf_puts(&s->reply, "OK");
 	return 0;
 }

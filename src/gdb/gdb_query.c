@@ -7,18 +7,42 @@
 #include <errno.h>
 #include <string.h>
 
+static bool has_feature(const char *f, const char *end, const char *name)
+{
+	size_t n = strlen(name);
+
+	return (size_t)(end - f) >= n && !memcmp(f, name, n) && (f + n == end || f[n] == ';');
+}
+
 int gdb_handle_qsupported(struct gdb_session *s, const char *p, size_t len)
 {
 	const char *end = p + len;
 
-	/* the client's features: only multiprocess changes what we send */
+	/* the client's features: multiprocess and the process events change what we send */
 	s->multiprocess = false;
+	s->events = 0;
 	for (const char *f = memchr(p, ':', len); f && f < end; f = memchr(f, ';', (size_t)(end - f))) {
 		f++;
-		if ((size_t)(end - f) >= 13 && !memcmp(f, "multiprocess+", 13))
+		if (has_feature(f, end, "multiprocess+"))
 			s->multiprocess = true;
+		else if (has_feature(f, end, "fork-events+"))
+			s->events |= ENGINE_EVENT_FORK;
+		else if (has_feature(f, end, "vfork-events+"))
+			s->events |= ENGINE_EVENT_VFORK;
+		else if (has_feature(f, end, "exec-events+"))
+			s->events |= ENGINE_EVENT_EXEC;
 	}
+	if (!s->multiprocess)
+		s->events &= ENGINE_EVENT_EXEC; /* fork reports name the child as pPID.TID */
+	for (size_t i = 0; i < s->nprocs; i++)
+		engine_set_events(s->procs[i].e, s->events);
 	gdb_put_features(s, &s->reply);
+	if (s->events & ENGINE_EVENT_FORK)
+		buf_puts(&s->reply, ";fork-events+");
+	if (s->events & ENGINE_EVENT_VFORK)
+		buf_puts(&s->reply, ";vfork-events+");
+	if (s->events & ENGINE_EVENT_EXEC)
+		buf_puts(&s->reply, ";exec-events+");
 	return 0;
 }
 

@@ -15,6 +15,7 @@ int gdb_handle_question(struct gdb_session *s, const char *p, size_t len)
 {
 	(void)p;
 	(void)len;
+	s->npend = 0; /* gdb learns the state from this reply */
 	if (!s->have_last) {
 		buf_puts(&s->reply, "W00");
 		return 0;
@@ -43,10 +44,23 @@ static int host_signal(struct gdb_session *s, uint64_t gsig)
 	return sig;
 }
 
-static int start_resume(struct gdb_session *s, const struct engine_resume *acts, size_t n)
+/*
+ * Resume; pids[i] is the process acts[i] names (0: any). A stop gdb has
+ * not heard of yet answers at once instead, nothing resumed.
+ */
+static int start_resume(struct gdb_session *s, const struct engine_resume *acts,
+			const pid_t *pids, size_t n)
 {
-	int err = engine_resume(s->engine, acts, n);
+	struct engine_stop st;
+	int err;
 
+	if (gdb_procs_take_pending(s, &st)) {
+		s->last = st;
+		s->have_last = true;
+		gdb_stop_reply(s, &st, &s->reply);
+		return 0;
+	}
+	err = gdb_procs_resume(s, acts, pids, n);
 	if (err)
 		return err;
 	s->waiting = true;
@@ -55,12 +69,11 @@ static int start_resume(struct gdb_session *s, const struct engine_resume *acts,
 
 /* One vCont action "a[sig][:tid]" at *pp. */
 static int parse_action(struct gdb_session *s, const char **pp, const char *end,
-			struct engine_resume *a)
+			struct engine_resume *a, pid_t *pid)
 {
 	const char *q = *pp;
 	char kind = *q++;
 	uint64_t sig = 0;
-	pid_t pid;
 
 	switch (kind) {
 	case 'C':
@@ -80,11 +93,12 @@ static int parse_action(struct gdb_session *s, const char **pp, const char *end,
 	}
 	a->sig = host_signal(s, sig);
 	a->tid = -1;
+	*pid = 0;
 	if (q < end && *q == ':') {
 		q++;
-		if (gdb_parse_tid(&q, end, &pid, &a->tid) < 0)
+		if (gdb_parse_tid(&q, end, pid, &a->tid) < 0)
 			return -EINVAL;
-		if (pid > 0 && pid != engine_pid(s->engine))
+		if (*pid > 0 && !gdb_proc_of(s, *pid))
 			return -ESRCH;
 	}
 	if (q < end && *q != ';')
@@ -96,6 +110,7 @@ static int parse_action(struct gdb_session *s, const char **pp, const char *end,
 int gdb_handle_vcont(struct gdb_session *s, const char *p, size_t len)
 {
 	struct engine_resume acts[VCONT_MAX_ACTIONS];
+	pid_t pids[VCONT_MAX_ACTIONS];
 	const char *q = p + strlen("vCont"), *end = p + len;
 	size_t n = 0;
 	int err;
@@ -103,13 +118,14 @@ int gdb_handle_vcont(struct gdb_session *s, const char *p, size_t len)
 	while (q < end) {
 		if (*q++ != ';' || q >= end || n == VCONT_MAX_ACTIONS)
 			return -EINVAL;
-		err = parse_action(s, &q, end, &acts[n++]);
+		err = parse_action(s, &q, end, &acts[n], &pids[n]);
+		n++;
 		if (err)
 			return err;
 	}
 	if (!n)
 		return -EINVAL;
-	return start_resume(s, acts, n);
+	return start_resume(s, acts, pids, n);
 }
 
 int gdb_handle_vctrlc(struct gdb_session *s, const char *p, size_t len)
@@ -154,5 +170,5 @@ int gdb_handle_c(struct gdb_session *s, const char *p, size_t len)
 	}
 	acts[0] = (struct engine_resume){ tid, step ? ENGINE_STEP : ENGINE_RUN, host_signal(s, sig) };
 	acts[1] = (struct engine_resume){ -1, ENGINE_RUN, 0 };
-	return start_resume(s, acts, 2);
+	return start_resume(s, acts, (const pid_t[]){ 0, 0 }, 2);
 }

@@ -17,20 +17,26 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 	struct gdb_session *s = ctx;
 	bool gone = st->kind == ENGINE_STOP_EXITED || st->kind == ENGINE_STOP_KILLED;
 
-	s->last = *st;
-	s->have_last = true;
-	if (gone && s->server && s->server->on_exit && !s->secondary)
+	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
+
+	/* gdbserver says nothing of a fork child's exit */
+	if (gone && s->server && s->server->on_exit && !s->secondary && s->nprocs <= 1)
 		s->server->on_exit(s, st);
-	if (s->waiting) {
+	if (gdb_procs_on_stop(s, st)) {
+		s->last = *st;
+		s->have_last = true;
 		s->waiting = false;
 		buf_reset(&s->reply);
 		gdb_stop_reply(s, st, &s->reply);
+		if (s->server && s->server->remote_debug)
+			fprintf(stderr, "putpkt (\"%.*s\"); [stop]\n", (int)s->reply.len, s->reply.data);
 		rsp_send(&s->rsp, s->reply.data, s->reply.len);
+	} else if (s->nprocs <= 1) {
+		s->last = *st; /* for '?' of the next client */
+		s->have_last = true;
 	}
-	if (gone && s->engine) {
-		engine_detach(s->engine);
-		s->engine = NULL;
-	}
+	if (gone && pr)
+		gdb_proc_detach(s, pr->e);
 }
 
 void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server *srv)
@@ -51,6 +57,10 @@ void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server
 
 void gdb_session_set_engine(struct gdb_session *s, struct engine *e)
 {
+	if (!gdb_proc_of(s, engine_pid(e)) && gdb_proc_add(s, e) < 0) {
+		engine_detach(e);
+		return;
+	}
 	s->engine = e;
 	s->g_tid = 0;
 	s->c_tid = 0;
@@ -66,9 +76,7 @@ void gdb_session_set_engine(struct gdb_session *s, struct engine *e)
 void gdb_session_free(struct gdb_session *s)
 {
 	gdb_vfile_close_all(s);
-	if (s->engine)
-		engine_detach(s->engine);
-	s->engine = NULL;
+	gdb_session_leave(s, false);
 	gdb_extended_free(s);
 	rsp_conn_free(&s->rsp);
 	buf_free(&s->reply);

@@ -12,13 +12,13 @@
 
 static const char *const expedited[] = { "rbp", "rsp", "rip", "ebp", "esp", "eip" };
 
-static void put_expedited(struct gdb_session *s, pid_t tid, struct buf *b)
+static void put_expedited(struct engine *e, pid_t tid, struct buf *b)
 {
-	const struct arch_desc *d = engine_arch(s->engine);
+	const struct arch_desc *d = engine_arch(e);
 	struct arch_regs *r;
 	uint8_t val[64];
 
-	if (engine_regs(s->engine, tid, &r) < 0)
+	if (engine_regs(e, tid, &r) < 0)
 		return;
 	for (int i = 0; i < d->nregs; i++) {
 		for (size_t k = 0; k < sizeof(expedited) / sizeof(expedited[0]); k++) {
@@ -31,8 +31,11 @@ static void put_expedited(struct gdb_session *s, pid_t tid, struct buf *b)
 	}
 }
 
-static void put_reason(const struct engine_stop *st, struct buf *b)
+static void put_reason(struct gdb_session *s, const struct engine_stop *st, struct buf *b)
 {
+	struct gdb_proc *pr;
+	char path[4096];
+
 	static const char *const watch[] = {
 		[ARCH_DR_WRITE] = "watch", [ARCH_DR_READ] = "rwatch", [ARCH_DR_ACCESS] = "awatch"
 	};
@@ -43,6 +46,23 @@ static void put_reason(const struct engine_stop *st, struct buf *b)
 		break;
 	case ENGINE_STOP_HWBREAK:
 		buf_puts(b, "hwbreak:;");
+		break;
+	case ENGINE_STOP_FORK:
+	case ENGINE_STOP_VFORK:
+		buf_puts(b, st->kind == ENGINE_STOP_FORK ? "fork:" : "vfork:");
+		gdb_put_ptid(s, b, st->child, st->child);
+		buf_putc(b, ';');
+		break;
+	case ENGINE_STOP_VFORK_DONE:
+		buf_puts(b, "vforkdone:;");
+		break;
+	case ENGINE_STOP_EXEC:
+		pr = gdb_proc_of(s, st->pid);
+		if (!pr || engine_exe_path(pr->e, path, sizeof(path)) < 0)
+			break;
+		buf_puts(b, "exec:");
+		buf_hex(b, path, strlen(path));
+		buf_putc(b, ';');
 		break;
 	case ENGINE_STOP_SYSCALL_ENTRY:
 		buf_printf(b, "syscall_entry:%lx;", (unsigned long)st->sysno);
@@ -74,6 +94,7 @@ static int stop_signal(const struct engine_stop *st)
 void gdb_stop_reply(struct gdb_session *s, const struct engine_stop *st, struct buf *b)
 {
 	unsigned off = s->server ? s->server->disabled : 0;
+	struct gdb_proc *pr;
 
 	if (st->kind == ENGINE_STOP_EXITED || st->kind == ENGINE_STOP_KILLED) {
 		if (st->kind == ENGINE_STOP_EXITED)
@@ -91,10 +112,11 @@ void gdb_stop_reply(struct gdb_session *s, const struct engine_stop *st, struct 
 	buf_printf(b, "T%02x", gdb_signal_from_host(stop_signal(st)) & 0xff);
 	if (!(off & GDB_DISABLE_TTHREAD)) {
 		buf_puts(b, "thread:");
-		gdb_put_tid(s, b, st->tid);
+		gdb_put_ptid(s, b, st->pid, st->tid);
 		buf_putc(b, ';');
 	}
-	if (s->engine)
-		put_expedited(s, st->tid, b);
-	put_reason(st, b);
+	pr = gdb_proc_of(s, st->pid);
+	if (pr)
+		put_expedited(pr->e, st->tid, b);
+	put_reason(s, st, b);
 }

@@ -44,12 +44,17 @@ int gdb_parse_tid(const char **pp, const char *end, pid_t *pid, pid_t *tid)
 	return 0;
 }
 
-void gdb_put_tid(struct gdb_session *s, struct buf *b, pid_t tid)
+void gdb_put_ptid(struct gdb_session *s, struct buf *b, pid_t pid, pid_t tid)
 {
-	if (s->multiprocess && s->engine)
-		buf_printf(b, "p%x.%x", (unsigned)engine_pid(s->engine), (unsigned)tid);
+	if (s->multiprocess && pid > 0)
+		buf_printf(b, "p%x.%x", (unsigned)pid, (unsigned)tid);
 	else
 		buf_printf(b, "%x", (unsigned)tid);
+}
+
+void gdb_put_tid(struct gdb_session *s, struct buf *b, pid_t tid)
+{
+	gdb_put_ptid(s, b, s->engine ? engine_pid(s->engine) : 0, tid);
 }
 
 pid_t gdb_current_tid(struct gdb_session *s)
@@ -61,16 +66,27 @@ pid_t gdb_current_tid(struct gdb_session *s)
 	return engine_pid(s->engine);
 }
 
-/* Check a parsed thread id against our process: -ESRCH for another one. */
+/* The session's process that has thread pid.tid (pid 0: any), or NULL. */
+static struct engine *engine_of(struct gdb_session *s, pid_t pid, pid_t tid)
+{
+	struct gdb_proc *pr = pid > 0 ? gdb_proc_of(s, pid) : NULL;
+
+	if (pr)
+		return tid <= 0 || engine_thread_alive(pr->e, tid) ? pr->e : NULL;
+	if (pid > 0)
+		return NULL;
+	if (s->engine && (tid <= 0 || engine_thread_alive(s->engine, tid)))
+		return s->engine;
+	for (size_t i = 0; tid > 0 && i < s->nprocs; i++)
+		if (engine_thread_alive(s->procs[i].e, tid))
+			return s->procs[i].e;
+	return NULL;
+}
+
+/* Check a parsed thread id against our processes: -ESRCH for another one. */
 static int check_tid(struct gdb_session *s, pid_t pid, pid_t tid)
 {
-	if (!s->engine)
-		return -ESRCH;
-	if (pid > 0 && pid != engine_pid(s->engine))
-		return -ESRCH;
-	if (tid > 0 && !engine_thread_alive(s->engine, tid))
-		return -ESRCH;
-	return 0;
+	return engine_of(s, pid, tid) ? 0 : -ESRCH;
 }
 
 int gdb_handle_h(struct gdb_session *s, const char *p, size_t len)
@@ -86,6 +102,10 @@ int gdb_handle_h(struct gdb_session *s, const char *p, size_t len)
 	err = check_tid(s, pid, tid);
 	if (err)
 		return err;
+	if (p[1] == 'g' && engine_of(s, pid, tid) != s->engine) {
+		s->engine = engine_of(s, pid, tid); /* gdb switched process */
+		s->c_tid = 0;
+	}
 	if (p[1] == 'g')
 		s->g_tid = tid;
 	else
@@ -118,37 +138,60 @@ int gdb_handle_qc(struct gdb_session *s, const char *p, size_t len)
 	return 0;
 }
 
+static size_t min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Every thread of every process of the session, as (pid, tid) pairs. */
+static size_t all_threads(struct gdb_session *s, pid_t **out)
+{
+	size_t total = 0;
+	pid_t *v = NULL;
+
+	for (size_t i = 0; i < s->nprocs; i++) {
+		struct engine *e = s->procs[i].e;
+		size_t n = engine_threads(e, NULL, 0);
+		pid_t *nv = realloc(v, (total + n) * 2 * sizeof(pid_t) + 1);
+		pid_t *tids = malloc(n * sizeof(pid_t) + 1);
+
+		if (!nv || !tids) {
+			free(nv ? nv : v);
+			free(tids);
+			return 0;
+		}
+		v = nv;
+		n = min_size(n, engine_threads(e, tids, n));
+		for (size_t k = 0; k < n; k++) {
+			v[2 * (total + k)] = engine_pid(e);
+			v[2 * (total + k) + 1] = tids[k];
+		}
+		total += n;
+		free(tids);
+	}
+	*out = v;
+	return total;
+}
+
 /* Emit threads from s->thread_iter on, as many as fit in one reply. */
 static int thread_info_chunk(struct gdb_session *s)
 {
-	size_t n, i, cap = 64;
-	pid_t *tids = NULL;
+	pid_t *v = NULL;
+	size_t n = all_threads(s, &v), i;
 
-	if (!s->engine) {
-		buf_puts(&s->reply, "l");
-		return 0;
-	}
-	do {
-		free(tids);
-		cap *= 4;
-		tids = malloc(cap * sizeof(*tids));
-		if (!tids)
-			return -ENOMEM;
-		n = engine_threads(s->engine, tids, cap);
-	} while (n > cap);
 	if (s->thread_iter >= n) {
 		buf_puts(&s->reply, "l");
-		free(tids);
+		free(v);
 		return 0;
 	}
 	buf_putc(&s->reply, 'm');
 	for (i = s->thread_iter; i < n && s->reply.len < RSP_MAX_PACKET / 2; i++) {
 		if (i > s->thread_iter)
 			buf_putc(&s->reply, ',');
-		gdb_put_tid(s, &s->reply, tids[i]);
+		gdb_put_ptid(s, &s->reply, v[2 * i], v[2 * i + 1]);
 	}
 	s->thread_iter = i;
-	free(tids);
+	free(v);
 	return 0;
 }
 

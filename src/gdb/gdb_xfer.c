@@ -34,30 +34,39 @@ static void xml_escape(struct buf *b, const char *s)
 	}
 }
 
-static int threads_xml(struct gdb_session *s, struct buf *b)
+static int threads_of(struct gdb_session *s, struct engine *e, struct buf *b)
 {
-	size_t n = engine_threads(s->engine, NULL, 0);
+	size_t n = engine_threads(e, NULL, 0), got;
 	pid_t *tids = malloc((n ? n : 1) * sizeof(*tids));
 	char name[64];
 
 	if (!tids)
 		return -ENOMEM;
-	n = engine_threads(s->engine, tids, n);
-	buf_puts(b, "<?xml version=\"1.0\"?>\n<threads>\n");
-	for (size_t i = 0; i < n; i++) {
+	got = engine_threads(e, tids, n);
+	for (size_t i = 0; i < n && i < got; i++) {
 		buf_puts(b, "<thread id=\"");
-		gdb_put_tid(s, b, tids[i]);
+		gdb_put_ptid(s, b, engine_pid(e), tids[i]);
 		buf_putc(b, '"');
-		if (engine_thread_name(s->engine, tids[i], name, sizeof(name)) == 0) {
+		if (engine_thread_name(e, tids[i], name, sizeof(name)) == 0) {
 			buf_puts(b, " name=\"");
 			xml_escape(b, name);
 			buf_putc(b, '"');
 		}
 		buf_puts(b, "/>\n");
 	}
-	buf_puts(b, "</threads>\n");
 	free(tids);
 	return 0;
+}
+
+static int threads_xml(struct gdb_session *s, struct buf *b)
+{
+	int err = 0;
+
+	buf_puts(b, "<?xml version=\"1.0\"?>\n<threads>\n");
+	for (size_t i = 0; i < s->nprocs && !err; i++)
+		err = threads_of(s, s->procs[i].e, b);
+	buf_puts(b, "</threads>\n");
+	return err;
 }
 
 static int proc_file(struct gdb_session *s, const char *name, struct buf *b)
@@ -75,12 +84,18 @@ static int proc_file(struct gdb_session *s, const char *name, struct buf *b)
 
 static int exec_file(struct gdb_session *s, const char *annex, struct buf *b)
 {
+	struct engine *e = s->engine;
 	char path[4096];
 	int err;
 
-	if (*annex && strtoul(annex, NULL, 16) != (unsigned long)engine_pid(s->engine))
-		return -ESRCH;
-	err = engine_exe_path(s->engine, path, sizeof(path));
+	if (*annex) {
+		struct gdb_proc *pr = gdb_proc_of(s, (pid_t)strtol(annex, NULL, 16));
+
+		if (!pr)
+			return -ESRCH;
+		e = pr->e;
+	}
+	err = engine_exe_path(e, path, sizeof(path));
 	if (!err)
 		buf_puts(b, path);
 	return err;

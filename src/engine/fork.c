@@ -1,0 +1,159 @@
+/*
+ * fork.c: fork and vfork children, and the statuses that come too early.
+ *
+ * With PTRACE_O_TRACEFORK the kernel attaches every child to us. Engines
+ * that asked for fork events (gdb's fork-events) get the child as a
+ * process of its own: a new uproc, and for each of them a new engine with
+ * the same client, stopped for it, so gdb can follow it, keep it or
+ * detach it. Without such an engine the child is let go at once, with
+ * our breakpoints taken out of its copy of memory.
+ *
+ * A vfork child shares its parent's memory: it gets no breakpoints of its
+ * own (the traps it sees are its parent's), and nothing is written to it.
+ */
+#include "engine_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A child may stop before its parent reports the fork: that status was kept. */
+int tracer_take_early(struct tracer *t, pid_t pid, int *status)
+{
+	for (unsigned i = 0; i < t->nearly; i++) {
+		if (t->early[i].pid != pid)
+			continue;
+		*status = t->early[i].status;
+		t->early[i] = t->early[--t->nearly];
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static void wait_child_stop(struct tracer *t, pid_t child)
+{
+	int status;
+
+	if (tracer_take_early(t, child, &status) == 0)
+		return;
+	while (waitpid(child, &status, __WALL) < 0 && errno == EINTR)
+		;
+}
+
+/* Put the original bytes back under the traps in the child's copy of memory. */
+static void strip_traps(struct uproc *p, pid_t child, uint64_t keep)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", child);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	for (struct swbp *bp = p->bps; bp; bp = bp->next) {
+		if (!bp->inserted || (bp->owners & keep))
+			continue;
+		if (pwrite(fd, bp->orig, p->arch->trap_len, (off_t)bp->addr) < 0)
+			break;
+	}
+	close(fd);
+}
+
+static uint64_t map_owners(uint64_t owners, const int map[UPROC_MAX_ENGINES])
+{
+	uint64_t out = 0;
+
+	for (int i = 0; i < UPROC_MAX_ENGINES; i++)
+		if ((owners >> i) & 1 && map[i] >= 0)
+			out |= 1ULL << map[i];
+	return out;
+}
+
+/* The child's copies of the traps its following engines own. */
+static void clone_traps(struct uproc *p, struct uproc *cp, const int map[UPROC_MAX_ENGINES])
+{
+	for (struct swbp *bp = p->bps; bp; bp = bp->next) {
+		uint64_t owners = map_owners(bp->owners, map);
+		struct swbp *nb;
+
+		if (!bp->inserted || !owners)
+			continue;
+		nb = malloc(sizeof(*nb));
+		if (!nb)
+			break;
+		*nb = *bp;
+		nb->owners = owners;
+		nb->next = cp->bps;
+		cp->bps = nb;
+	}
+}
+
+static struct engine *follow_child(struct engine *e, struct uproc *cp)
+{
+	struct engine *ce = engine_new(cp, &e->client);
+
+	if (!ce)
+		return NULL;
+	ce->stopped = true;
+	ce->events = e->events;
+	memcpy(ce->pass, e->pass, sizeof(ce->pass));
+	ce->report = (struct engine_stop){
+		.kind = ENGINE_STOP_ATTACHED, .pid = cp->pid, .tid = cp->pid, .sig = SIGTRAP
+	};
+	if (e->child) /* an earlier child nobody took */
+		engine_detach(e->child);
+	e->child = ce;
+	return ce;
+}
+
+void fork_event(struct uthread *th, pid_t child, bool vfork)
+{
+	struct uproc *p = th->p, *cp;
+	unsigned need = vfork ? ENGINE_EVENT_VFORK : ENGINE_EVENT_FORK;
+	int map[UPROC_MAX_ENGINES];
+	uint64_t want = 0;
+
+	for_each_engine(p, e)
+		if (!e->observer && (e->events & need))
+			want |= ENGINE_BIT(e);
+	wait_child_stop(p->t, child);
+	if (!vfork)
+		strip_traps(p, child, want);
+	if (!want) {
+		ptrace(PTRACE_DETACH, child, 0L, 0L);
+		return;
+	}
+	cp = uproc_new(p->t, child, p->attached);
+	cp->arch = p->arch;
+	uthread_add(cp, child)->stopped = true;
+	for (int i = 0; i < UPROC_MAX_ENGINES; i++)
+		map[i] = -1;
+	for_each_engine(p, e) {
+		struct engine *ce = want & ENGINE_BIT(e) ? follow_child(e, cp) : NULL;
+
+		if (ce)
+			map[e->slot] = ce->slot;
+	}
+	if (!vfork)
+		clone_traps(p, cp, map);
+	th->pending = (struct uevent){ .kind = UEV_FORK, .vfork = vfork, .addr = (uint64_t)child };
+	th->has_pending = true;
+}
+
+void engine_set_events(struct engine *e, unsigned mask)
+{
+	e->events = mask;
+}
+
+struct engine *engine_fork_child(struct engine *e)
+{
+	struct engine *ce = e->child;
+
+	e->child = NULL;
+	return ce;
+}
