@@ -5,12 +5,29 @@ CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP
 LDFLAGS ?=
 B       := build
 
+# `make check` and `make demo` install what they need first (tests/lib/deps.sh),
+# so that a fresh machine has libfuse3-dev before FUSE support is looked for.
+ifneq ($(filter check demo,$(MAKECMDGOALS)),)
+$(shell tests/lib/deps.sh >&2)
+endif
+# --mount needs libfuse3 (pkg-config fuse3); without it utraced builds without --mount.
+FUSE_LIBS   := $(shell pkg-config --libs fuse3 2>/dev/null)
+FUSE_CFLAGS := $(if $(FUSE_LIBS),$(shell pkg-config --cflags fuse3),-DUTRACED_NO_FUSE)
+
 # Pure code: no ptrace, no sockets. Unit tests link only this.
 PURE_SRCS := $(wildcard src/util/*.c src/rsp/*.c src/arch/x86/*.c) src/gdb/gdb_signals.c src/gdb/gdb_fileio.c src/gdb/gdb_launch.c
 SRCS      := $(PURE_SRCS) $(filter-out $(PURE_SRCS),$(wildcard src/gdb/*.c)) \
 	     $(wildcard src/engine/*.c src/endpoint/*.c) src/main.c
 PURE_OBJS := $(PURE_SRCS:%.c=$(B)/%.o)
 OBJS      := $(SRCS:%.c=$(B)/%.o)
+
+# ustrace: the tracer core (src/tracer/, pure) and its command line (src/ustrace/).
+# Syscall names, errno names and the decoder table are generated from the
+# kernel headers and src/tracer/trc_syscalls.in by src/tracer/trc_gen.sh.
+TRC_OBJS  := $(patsubst %.c,$(B)/%.o,$(wildcard src/tracer/*.c))
+UST_OBJS  := $(patsubst %.c,$(B)/%.o,$(wildcard src/ustrace/*.c))
+TRC_GEN   := $(addprefix $(B)/gen/,trc_names_64.h trc_names_32.h trc_errnames.h trc_specs.h trc_decoders.h)
+ASM_DIR   ?= $(firstword $(wildcard /usr/include/x86_64-linux-gnu/asm /usr/include/asm))
 
 UNIT_SRCS := $(wildcard tests/unit/*_test.c)
 UNITS     := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
@@ -20,14 +37,43 @@ TOOLS     := $(B)/tests/rspclient
 
 .PHONY: all check unit e2e demo clean format format-check check-layers inferiors32 bench
 
-all: $(B)/utraced
+all: $(B)/utraced $(B)/ustrace
 
 $(B)/utraced: $(OBJS)
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# ep_fuse.o is rebuilt when libfuse3 comes or goes ($(B)/fuse.flags changes).
+$(B)/src/endpoint/ep_fuse.o: CFLAGS += $(FUSE_CFLAGS)
+$(B)/src/endpoint/ep_fuse.o: $(B)/fuse.flags
+$(B)/fuse.flags: FORCE
+	@mkdir -p $(B)
+	@echo '$(FUSE_CFLAGS) $(FUSE_LIBS)' | cmp -s - $@ || echo '$(FUSE_CFLAGS) $(FUSE_LIBS)' >$@
+FORCE:
+
+$(B)/gen/trc_names_%.h: $(ASM_DIR)/unistd_%.h src/tracer/trc_gen.sh
+	@mkdir -p $(dir $@)
+	src/tracer/trc_gen.sh names $< >$@
+$(B)/gen/trc_errnames.h: src/tracer/trc_gen.sh
+	@mkdir -p $(dir $@)
+	src/tracer/trc_gen.sh errnos /usr/include/asm-generic/errno-base.h /usr/include/asm-generic/errno.h >$@
+$(B)/gen/trc_specs.h $(B)/gen/trc_decoders.h: $(B)/gen/%.h: src/tracer/trc_syscalls.in src/tracer/trc_gen.sh
+	@mkdir -p $(dir $@)
+	src/tracer/trc_gen.sh $(if $(findstring specs,$*),specs,decoders) $< >$@
+$(TRC_OBJS): CFLAGS += -I$(B)/gen
+$(TRC_OBJS): | $(TRC_GEN)
+$(B)/src/tracer/trc_sysent.o: $(TRC_GEN)
+
+$(B)/libtrc.a: $(TRC_OBJS)
+	ar rcs $@ $^
+$(B)/libust.a: $(filter-out $(B)/src/ustrace/ustrace_main.o,$(UST_OBJS))
+	ar rcs $@ $^
+
+$(B)/ustrace: $(B)/src/ustrace/ustrace_main.o $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS)
 
 $(B)/libpure.a: $(PURE_OBJS)
 	ar rcs $@ $^
@@ -37,9 +83,9 @@ $(B)/libutraced.a: $(filter-out $(B)/src/main.o,$(OBJS))
 	ar rcs $@ $^
 
 # Unit tests link pure code first; libutraced.a only resolves what remains.
-$(B)/tests/unit/%: tests/unit/%.c $(B)/libpure.a $(B)/libutraced.a
+$(B)/tests/unit/%: tests/unit/%.c $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -Itests/lib -o $@ $< $(B)/libpure.a $(B)/libutraced.a
+	$(CC) $(CFLAGS) -Isrc -Itests/lib -o $@ $< $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a $(FUSE_LIBS)
 
 $(B)/tests/rspclient: tests/lib/rspclient.c
 	@mkdir -p $(dir $@)
@@ -76,6 +122,8 @@ check-layers:
 		{ echo "layer violation: engine/arch include protocol code"; exit 1; }
 	@! grep -nE '(#include <sys/ptrace.h>|ptrace\()' src/gdb/*.[ch] src/endpoint/*.[ch] || \
 		{ echo "layer violation: gdb/endpoint use ptrace"; exit 1; }
+	@! grep -nE '#include .*(ptrace|engine/|gdb/|endpoint/|ustrace/)' src/tracer/*.[ch] || \
+		{ echo "layer violation: the tracer core includes engine or ptrace code"; exit 1; }
 
 format:
 	clang-format -i $(wildcard src/*.c src/*/*.[ch] src/*/*/*.[ch] tests/unit/*.c tests/lib/*.[ch])
@@ -89,4 +137,4 @@ bench: all
 clean:
 	rm -rf $(B)
 
--include $(OBJS:.o=.d) $(UNITS:=.d)
+-include $(OBJS:.o=.d) $(UNITS:=.d) $(TRC_OBJS:.o=.d) $(UST_OBJS:.o=.d)

@@ -4,6 +4,7 @@
  *   utraced [OPTIONS] COMM PROG [ARGS...]
  *   utraced [OPTIONS] --attach COMM PID
  *   utraced [OPTIONS] --multi COMM
+ *   utraced [OPTIONS] --mount DIR [--multi COMM]
  */
 #include "endpoint/ep.h"
 
@@ -21,6 +22,7 @@ static void usage(FILE *f)
 		"Usage:\tutraced [OPTIONS] COMM PROG [ARGS ...]\n"
 		"\tutraced [OPTIONS] --attach COMM PID\n"
 		"\tutraced [OPTIONS] --multi COMM\n"
+		"\tutraced [OPTIONS] --mount DIR [--multi COMM]\n"
 		"\n"
 		"COMM may be [HOST]:PORT (\":PORT\" listens on loopback only; use\n"
 		"0.0.0.0:PORT or [::]:PORT for every interface), unix:PATH for a unix\n"
@@ -30,6 +32,8 @@ static void usage(FILE *f)
 		"  --attach          Attach to the running process PID.\n"
 		"  --multi           Serve extended-remote; stay up without a process.\n"
 		"  --once            Exit after the first client leaves.\n"
+		"  --mount DIR       Serve DIR/PID/gdb (`target remote DIR/PID/gdb`) and\n"
+		"                    DIR/PID/engines for every process the caller may debug.\n"
 		"  --wrapper WRAPPER --\n"
 		"                    Run the program through WRAPPER (e.g. env VAR=x).\n"
 		"  --startup-with-shell, --no-startup-with-shell\n"
@@ -54,6 +58,7 @@ enum {
 	OPT_SHELL,
 	OPT_NO_SHELL,
 	OPT_DISABLE_PACKET,
+	OPT_MOUNT,
 };
 
 static const struct option options[] = {
@@ -68,6 +73,7 @@ static const struct option options[] = {
 	{ "startup-with-shell", no_argument, NULL, OPT_SHELL },
 	{ "no-startup-with-shell", no_argument, NULL, OPT_NO_SHELL },
 	{ "disable-packet", required_argument, NULL, OPT_DISABLE_PACKET },
+	{ "mount", required_argument, NULL, OPT_MOUNT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -175,6 +181,9 @@ int main(int argc, char **argv)
 			if (parse_disable(optarg, &cfg.srv.disabled) < 0)
 				return 1;
 			break;
+		case OPT_MOUNT:
+			cfg.mount = optarg;
+			break;
 		case OPT_REMOTE_DEBUG:
 			cfg.srv.remote_debug = true;
 			break;
@@ -189,6 +198,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (optind >= argc && cfg.mount && !attach && !cfg.srv.multi)
+		return ep_server_run(&cfg); /* --mount alone: a daemon for every process */
 	if (optind >= argc) {
 		usage(stderr);
 		return 1;

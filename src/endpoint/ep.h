@@ -42,6 +42,7 @@ enum ep_kind {
 	EP_RENDEZVOUS, /* RUNDIR/<pid>.sock */
 	EP_TRACER,
 	EP_SIGNAL,
+	EP_FUSE,       /* the /dev/fuse connection of --mount (ep_fuse.c) */
 };
 
 struct ep_item {
@@ -82,12 +83,27 @@ void ep_rendezvous_free(struct ep_rendezvous **list, int epfd);
 /* Accept on item; 0 and the pid to join, or -errno (refused peers included). */
 int ep_rendezvous_accept(struct ep_item *item, int *fd, pid_t *pid);
 
+/*
+ * The FUSE tree (ep_fuse.c): DIR/<pid>/gdb, one gdb session and engine per
+ * open file, and DIR/<pid>/engines, served from this event loop.
+ */
+struct ep_fuse;
+/* Mount on dir (made if missing, a stale mount replaced); NULL after a message. */
+struct ep_fuse *ep_fuse_open(const char *dir, struct tracer *t, struct gdb_server *srv, int epfd);
+/* Its fd is readable: handle the requests; false when the mount went away. */
+bool ep_fuse_read(struct ep_fuse *fs);
+/* After any event: answer parked reads and wake pollers that have output. */
+void ep_fuse_settle(struct ep_fuse *fs);
+/* Unmount, then end every session (their engines detach). NULL is fine. */
+void ep_fuse_close(struct ep_fuse *fs, int epfd);
+
 /* What the daemon does: the options main.c parsed. */
 struct ep_config {
 	struct gdb_server srv;
 	const char *comm;
 	char **argv;	   /* program to launch, or NULL */
 	int attach_pid;	   /* --attach PID, or 0 */
+	const char *mount; /* --mount DIR: serve DIR/<pid>/gdb, or NULL */
 };
 
 /* Run the daemon; returns the process exit code. */

@@ -36,6 +36,7 @@ struct server {
 	struct ep_item tracer_item;
 	struct ep_item sig_item; /* SIGTERM, SIGINT, SIGHUP */
 	struct ep_rendezvous *rdv;
+	struct ep_fuse *fuse; /* --mount */
 	pid_t pid; /* the process of the command line */
 	int epfd;
 	bool quit;
@@ -93,7 +94,7 @@ static bool joiners_left(struct server *sv)
  */
 static bool nothing_left(struct server *sv)
 {
-	return !sv->cfg->srv.multi && !sv->primary.engine && !joiners_left(sv);
+	return !sv->cfg->srv.multi && !sv->fuse && !sv->primary.engine && !joiners_left(sv);
 }
 
 /*
@@ -108,8 +109,7 @@ static bool primary_leave_to_others(struct server *sv)
 
 	if (!s->engine || !joiners_left(sv))
 		return false;
-	engine_detach(s->engine);
-	s->engine = NULL;
+	gdb_session_leave(s, false);
 	s->waiting = false;
 	return true;
 }
@@ -127,13 +127,11 @@ static void primary_gone(struct server *sv)
 		/* nothing: the others go on */
 	} else if (s->engine && (engine_was_attached(s->engine) || sv->cfg->srv.once || stdio)) {
 		pid_t pid = engine_pid(s->engine);
+		bool kill = !engine_was_attached(s->engine);
 
-		if (!engine_was_attached(s->engine))
-			engine_kill(s->engine);
-		else
+		if (!kill)
 			fprintf(stderr, "Detaching from process %d\n", pid);
-		engine_detach(s->engine);
-		s->engine = NULL;
+		gdb_session_leave(s, kill);
 	} else if (s->engine && s->waiting) {
 		engine_interrupt(s->engine); /* becomes the stop the next client sees */
 	}
@@ -244,6 +242,8 @@ static void settle(struct server *sv)
 
 	for (c = sv->conns; c; c = c->next)
 		ep_conn_flush(sv->epfd, c);
+	if (sv->fuse)
+		ep_fuse_settle(sv->fuse);
 	if (sv->cfg->srv.exit_requested) { /* monitor exit */
 		sv->quit = true;
 		return;
@@ -287,6 +287,12 @@ static void handle_event(struct server *sv, const struct epoll_event *ev)
 		break;
 	case EP_SIGNAL:
 		sv->quit = true; /* leave cleanly */
+		break;
+	case EP_FUSE:
+		if (!ep_fuse_read(sv->fuse)) {
+			fprintf(stderr, "utraced: %s was unmounted\n", sv->cfg->mount);
+			sv->quit = true;
+		}
 		break;
 	}
 }
@@ -359,6 +365,8 @@ static int open_comm(struct server *sv)
 {
 	char err[256];
 
+	if (!sv->cfg->comm) /* --mount alone */
+		return 0;
 	if (sv->cfg->srv.stdio) {
 		fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
 		fcntl(1, F_SETFL, fcntl(1, F_GETFL) | O_NONBLOCK);
@@ -379,6 +387,8 @@ static int open_comm(struct server *sv)
 /* After the program started, as gdbserver: scripts wait for this line. */
 static void announce(struct server *sv)
 {
+	if (!sv->cfg->comm)
+		return;
 	if (sv->cfg->srv.stdio)
 		fprintf(stderr, "Remote debugging using stdio\n");
 	else if (sv->lis.path[0])
@@ -405,6 +415,7 @@ static void loop(struct server *sv)
 
 static void shutdown_all(struct server *sv)
 {
+	ep_fuse_close(sv->fuse, sv->epfd); /* its sessions detach; the mount goes */
 	for (struct ep_conn *c = sv->conns; c; c = c->next)
 		ep_conn_flush(sv->epfd, c);
 	while (sv->conns) {
@@ -418,8 +429,8 @@ static void shutdown_all(struct server *sv)
 		ep_conn_close(sv->epfd, c);
 	}
 	/* a program we started dies with us; an attached one is let go */
-	if (sv->primary.engine && !engine_was_attached(sv->primary.engine))
-		engine_kill(sv->primary.engine);
+	gdb_session_leave(&sv->primary,
+			  sv->primary.engine && !engine_was_attached(sv->primary.engine));
 	gdb_session_free(&sv->primary);
 	ep_rendezvous_free(&sv->rdv, sv->epfd);
 	tracer_free(sv->t);
@@ -441,7 +452,9 @@ int ep_server_run(struct ep_config *cfg)
 	}
 	gdb_session_init(&sv.primary, sv.t, &cfg->srv);
 	/* bind first: a taken port must not leave a program started for nothing */
-	if (open_comm(&sv) < 0 || start_process(&sv) < 0) {
+	if (open_comm(&sv) < 0 ||
+	    (cfg->mount && !(sv.fuse = ep_fuse_open(cfg->mount, sv.t, &cfg->srv, sv.epfd))) ||
+	    start_process(&sv) < 0) {
 		fprintf(stderr, "Exiting\n");
 		sv.exit_code = 1;
 		goto out;

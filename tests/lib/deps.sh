@@ -1,13 +1,18 @@
 #!/bin/bash
 # Installs what the tests need when it is missing (Debian, as root): gdb to
 # drive sessions, gdbserver for side-by-side checks, gcc-multilib for the
-# 32-bit inferiors. Quiet when everything is there already.
+# 32-bit inferiors, libfuse3-dev (with pkg-config, to find it) and fuse3
+# (fusermount3) for `utraced --mount`. Quiet when everything is there already.
 set -u
 need=()
 command -v gdb >/dev/null || need+=(gdb)
 command -v gdbserver >/dev/null || need+=(gdbserver)
 command -v prove >/dev/null || need+=(perl)
+command -v strace >/dev/null || need+=(strace)
 [[ -e /usr/lib/gcc/x86_64-linux-gnu/12/32/libgcc.a ]] || need+=(gcc-multilib)
+command -v pkg-config >/dev/null || need+=(pkg-config)
+[[ -e /usr/include/fuse3/fuse_lowlevel.h ]] || need+=(libfuse3-dev)
+command -v fusermount3 >/dev/null || need+=(fuse3)
 ((${#need[@]})) || exit 0
 if [[ $(id -u) != 0 ]]; then
 	echo "deps.sh: missing ${need[*]}; install them (apt-get install ${need[*]})" >&2

@@ -48,7 +48,7 @@ _tap_result() { # _tap_result STATUS NAME
 		echo "ok $_tap_n - $2"
 	else
 		echo "not ok $_tap_n - $2"
-		_tap_failed=$((_tap_failed + 1))
+		[[ $2 == *"# TODO"* ]] || _tap_failed=$((_tap_failed + 1)) # a known bug does not fail
 	fi
 	return "$1"
 }
@@ -430,7 +430,7 @@ launch() {
 # exit with CODE (a number; "exited normally" for 0), and that the server
 # then exits too, with status 0.  Three tests.
 exited_with() {
-	local want="exited with code $(printf '%02o' "$1")"
+	local want="exited with code 0$(printf '%o' "$1")" # gdb: "0%o", 7 -> 07, 11 -> 013
 	(($1 == 0)) && want="exited normally"
 	like "$GDB_OUT" "^\\[Inferior 1 \\(process $INFERIOR_PID\\) $want\\]\$" "$2: $want"
 	ok "$2: the server exits" server_exits

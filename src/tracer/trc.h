@@ -1,0 +1,159 @@
+/*
+ * trc: the syscall tracer's decode-and-format core, strace's output format.
+ *
+ * This is everything of ustrace that does not touch a process: syscall
+ * tables, argument decoders, the line discipline (`<unfinished ...>`,
+ * `<... read resumed>`, `[pid N]`), filters and the -c summary. Whoever
+ * owns the ptrace side (ustrace's own engine today, the utraced daemon's
+ * streaming engine later) feeds it events and a reader for the tracee's
+ * memory; it writes finished text through a callback. Nothing here
+ * includes ptrace or engine headers, so all of it is unit-tested against
+ * a fake process (tests/unit/trc_*_test.c).
+ *
+ * Not thread-safe: one struct trc is driven from one thread.
+ */
+#ifndef UTRACED_TRC_H
+#define UTRACED_TRC_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+/* Syscall ABI of the thread: x86-64 or i386 numbers and layouts. */
+enum trc_pers {
+	TRC_PERS_64,
+	TRC_PERS_32,
+};
+#define TRC_NPERS 2
+
+/*
+ * How decoders see the tracee. read() copies len bytes at addr and returns
+ * how many it copied (short or -1 at an unmapped page); fd_path() (for -y,
+ * may be NULL) gives the path behind an fd (the cwd for AT_FDCWD), 0 or -errno. Only read() is
+ * required.
+ */
+struct trc_reader {
+	void *ctx;
+	ssize_t (*read)(void *ctx, uint64_t addr, void *buf, size_t len);
+	int (*fd_path)(void *ctx, int fd, char *out, size_t outlen);
+	/* The thread's stack pointer at syscall entry (rt_sigreturn's frame); may be NULL. */
+	uint64_t (*sp)(void *ctx);
+};
+
+/* A set of small numbers (syscalls of one personality, signals). */
+#define TRC_SET_MAX 1024
+struct trc_set {
+	uint64_t bits[TRC_SET_MAX / 64];
+};
+
+static inline bool trc_set_has(const struct trc_set *s, unsigned n)
+{
+	return n < TRC_SET_MAX && (s->bits[n / 64] >> (n % 64)) & 1;
+}
+
+static inline void trc_set_put(struct trc_set *s, unsigned n, bool on)
+{
+	if (n >= TRC_SET_MAX)
+		return;
+	if (on)
+		s->bits[n / 64] |= 1ull << (n % 64);
+	else
+		s->bits[n / 64] &= ~(1ull << (n % 64));
+}
+
+enum trc_pfx {
+	TRC_PFX_AUTO,  /* "[pid  N] " once more than one thread is known (output on stderr) */
+	TRC_PFX_PLAIN, /* "N     " on every line (-o FILE with -f, or several -p) */
+};
+
+enum trc_count {
+	TRC_COUNT_OFF,
+	TRC_COUNT_ONLY, /* -c: the summary only */
+	TRC_COUNT_TOO,	/* -C: lines and summary */
+};
+
+/* strace's options, as far as the output is concerned. */
+struct trc_opts {
+	unsigned strsize;     /* -s: string bytes shown (32) */
+	unsigned acolumn;     /* column of "= ret" (40) */
+	int tstamp;	      /* 0, 1 -t, 2 -tt, 3 -ttt */
+	bool show_time;	      /* -T */
+	bool decode_fds;      /* -y */
+	bool only_ok;	      /* -z: successful syscalls only */
+	bool only_fail;	      /* -Z: failed syscalls only */
+	int quiet;	      /* -qq (2): no "+++ exited with" lines */
+	enum trc_count count; /* -c / -C */
+	enum trc_pfx pfx;
+	struct trc_set trace[TRC_NPERS]; /* syscalls shown, by number */
+	struct trc_set signals;		 /* signals shown (-e signal=) */
+};
+
+/* Defaults: strace with no options (everything traced, -s 32). */
+void trc_opts_init(struct trc_opts *o);
+
+/* Who an event is about. ts: when it happened (for -t, -T and -c). */
+struct trc_who {
+	pid_t tid;
+	enum trc_pers pers;
+	const struct trc_reader *rd;
+	struct timespec ts;
+};
+
+typedef void (*trc_write_fn)(void *ctx, const char *s, size_t n);
+
+struct trc;
+
+/* A tracer writing through write(ctx, ...). Copies o. Never fails. */
+struct trc *trc_new(const struct trc_opts *o, trc_write_fn write, void *ctx);
+void trc_free(struct trc *t);
+
+/*
+ * Events, in the order the kernel reports them for each thread. The
+ * reader is only used during the call. Entry prints "name(" and what is
+ * known before the call; exit finishes the line (after "<... name
+ * resumed>" when another line came in between).
+ */
+void trc_syscall_entry(struct trc *t, const struct trc_who *w, long nr, const uint64_t args[6]);
+void trc_syscall_exit(struct trc *t, const struct trc_who *w, int64_t ret);
+/* A signal about to be delivered: "--- SIGUSR1 {si_signo=...} ---". */
+void trc_signal(struct trc *t, const struct trc_who *w, const siginfo_t *si);
+/* The thread exited (status) or was killed (sig, core dumped). */
+void trc_exited(struct trc *t, const struct trc_who *w, int status);
+void trc_killed(struct trc *t, const struct trc_who *w, int sig, bool core);
+/* A thread is gone without a status of its own (left with its process). */
+void trc_forget(struct trc *t, pid_t tid);
+/* A new thread or child now traced (counts for the "[pid N]" prefix). */
+void trc_thread_new(struct trc *t, pid_t tid);
+
+/* Ends a pending partial line with note (" <detached ...>" when leaving). */
+void trc_flush_pending(struct trc *t, const char *note);
+/* The -c/-C table, written through the write callback. */
+void trc_summary(struct trc *t);
+
+/* Syscall tables. */
+const char *trc_syscall_name(enum trc_pers p, long nr); /* NULL: unknown number */
+long trc_syscall_nr(enum trc_pers p, const char *name); /* -1: no such syscall */
+long trc_syscall_max(enum trc_pers p);			/* highest number + 1 */
+const char *trc_signal_name(int sig);			/* "SIGUSR1", "SIGRT_3"; NULL: bad */
+int trc_signal_nr(const char *name);			/* "USR1", "SIGUSR1", "10"; -1 */
+const char *trc_errno_name(int err);			/* "ENOENT"; NULL: unknown */
+
+/*
+ * -e trace=SPEC and -e signal=SPEC, as strace parses them: a comma list of
+ * names, classes (%file %process %network (%net) %memory %signal %desc
+ * %ipc %stat %lstat %fstat %%stat %creds %clock %pure), numbers, "all" and
+ * "none", with a leading "!" negating the whole list. Applied to o->trace
+ * (both personalities) or o->signals. 0, or -1 with a message in err.
+ */
+int trc_parse_trace(struct trc_opts *o, const char *spec, char *err, size_t errlen);
+int trc_parse_signals(struct trc_opts *o, const char *spec, char *err, size_t errlen);
+
+/* Numbers set in o->trace for pers, into nrs (at most max); returns the count. */
+size_t trc_traced_nrs(const struct trc_opts *o, enum trc_pers pers, long *nrs, size_t max);
+/* True when o->trace holds every syscall of pers (no filter to push down). */
+bool trc_traces_all(const struct trc_opts *o, enum trc_pers pers);
+
+#endif

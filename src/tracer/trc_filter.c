@@ -1,0 +1,192 @@
+/*
+ * trc_filter.c: -e trace=SET and -e signal=SET, parsed as strace does.
+ *
+ * A set is a comma list; a leading "!" takes the complement of the whole
+ * list. Syscall elements are names (of either personality), classes
+ * (%file, or the old spelling "file"), "all" and "none"; "?" before an
+ * element makes an unknown one silently ignored. The result is one bit
+ * per syscall number and personality, so the caller can hand the engine
+ * exactly the numbers to stop for.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trc_int.h"
+
+static const struct {
+	const char *name;
+	unsigned mask;
+} classes[] = {
+	{"file", TC_FILE},    {"ipc", TC_IPC},	   {"network", TC_NET}, {"net", TC_NET},
+	{"process", TC_PROC}, {"signal", TC_SIG},  {"desc", TC_DESC},	{"memory", TC_MEM},
+	{"stat", TC_STAT},    {"lstat", TC_LSTAT}, {"fstat", TC_FSTAT}, {"%stat", TC_STATALL},
+	{"creds", TC_CREDS},  {"clock", TC_CLOCK}, {"pure", TC_PURE},
+};
+
+/* -1: not a class. Without "%" only strace's original class names count. */
+static int class_mask(const char *name, bool percent)
+{
+	static const char *const old[] = {"file",   "ipc",  "network", "process",
+					  "signal", "desc", "memory"};
+	size_t i;
+	bool known = percent;
+
+	for (i = 0; !known && i < sizeof(old) / sizeof(old[0]); i++)
+		known = strcmp(name, old[i]) == 0;
+	if (!known)
+		return -1;
+	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (strcmp(name, classes[i].name) == 0)
+			return (int)classes[i].mask;
+	return -1;
+}
+
+static void set_class(struct trc_opts *o, unsigned mask)
+{
+	int p;
+	long nr;
+
+	for (p = 0; p < TRC_NPERS; p++) {
+		for (nr = 0; nr < trc_syscall_max(p); nr++) {
+			const struct trc_spec *sp = trc_spec_of(p, nr);
+
+			if (sp && (sp->classes & mask))
+				trc_set_put(&o->trace[p], (unsigned)nr, true);
+		}
+	}
+}
+
+static bool set_name(struct trc_opts *o, const char *name)
+{
+	bool found = false;
+	int p;
+
+	for (p = 0; p < TRC_NPERS; p++) {
+		long nr = trc_syscall_nr(p, name);
+
+		if (nr >= 0) {
+			trc_set_put(&o->trace[p], (unsigned)nr, true);
+			found = true;
+		}
+	}
+	return found;
+}
+
+static int trace_elem(struct trc_opts *o, const char *e, char *err, size_t errlen)
+{
+	bool optional = *e == '?';
+	int mask;
+
+	if (optional)
+		e++;
+	if (strcmp(e, "all") == 0) {
+		memset(o->trace, 0xff, sizeof(o->trace));
+		return 0;
+	}
+	if (strcmp(e, "none") == 0)
+		return 0;
+	if (*e == '%')
+		mask = class_mask(e + 1, true);
+	else
+		mask = class_mask(e, false);
+	if (mask >= 0) {
+		set_class(o, (unsigned)mask);
+		return 0;
+	}
+	if (set_name(o, e) || optional)
+		return 0;
+	snprintf(err, errlen, "invalid system call '%s'", e);
+	return -1;
+}
+
+static void invert(struct trc_set *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(s->bits) / sizeof(s->bits[0]); i++)
+		s->bits[i] = ~s->bits[i];
+}
+
+int trc_parse_trace(struct trc_opts *o, const char *spec, char *err, size_t errlen)
+{
+	bool neg = *spec == '!';
+	char *copy, *tok, *save = NULL;
+	int rc = 0, p;
+
+	if (neg)
+		spec++;
+	memset(o->trace, 0, sizeof(o->trace));
+	copy = strdup(spec);
+	if (!copy)
+		abort();
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
+		rc = trace_elem(o, tok, err, errlen);
+	free(copy);
+	if (rc)
+		return -1;
+	if (neg)
+		for (p = 0; p < TRC_NPERS; p++)
+			invert(&o->trace[p]);
+	return 0;
+}
+
+int trc_parse_signals(struct trc_opts *o, const char *spec, char *err, size_t errlen)
+{
+	bool neg = *spec == '!';
+	char *copy, *tok, *save = NULL;
+	int rc = 0, sig;
+
+	if (neg)
+		spec++;
+	memset(&o->signals, 0, sizeof(o->signals));
+	copy = strdup(spec);
+	if (!copy)
+		abort();
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "all") == 0) {
+			memset(&o->signals, 0xff, sizeof(o->signals));
+			continue;
+		}
+		if (strcmp(tok, "none") == 0)
+			continue;
+		sig = trc_signal_nr(tok);
+		if (sig < 0) {
+			snprintf(err, errlen, "invalid signal '%s'", tok);
+			rc = -1;
+			break;
+		}
+		trc_set_put(&o->signals, (unsigned)sig, true);
+	}
+	free(copy);
+	if (rc)
+		return -1;
+	if (neg)
+		invert(&o->signals);
+	return 0;
+}
+
+size_t trc_traced_nrs(const struct trc_opts *o, enum trc_pers pers, long *nrs, size_t max)
+{
+	size_t n = 0;
+	long nr;
+
+	for (nr = 0; nr < trc_syscall_max(pers); nr++) {
+		if (!trc_set_has(&o->trace[pers], (unsigned)nr))
+			continue;
+		if (n < max)
+			nrs[n] = nr;
+		n++;
+	}
+	return n;
+}
+
+bool trc_traces_all(const struct trc_opts *o, enum trc_pers pers)
+{
+	long nr;
+
+	for (nr = 0; nr < trc_syscall_max(pers); nr++)
+		if (!trc_set_has(&o->trace[pers], (unsigned)nr))
+			return false;
+	return true;
+}

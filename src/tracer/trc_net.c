@@ -1,0 +1,462 @@
+/*
+ * trc_net.c: decoders of the socket syscalls, and socket addresses.
+ *
+ * socket, socketpair, connect/bind, listen, accept/accept4,
+ * getsockname/getpeername, sendto/recvfrom, shutdown, setsockopt,
+ * getsockopt. An in/out length (accept's addrlen) prints as [in => out]
+ * when the kernel changed it, as strace does; addresses of AF_UNIX,
+ * AF_INET and AF_INET6 are decoded, others show their raw sa_data.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "trc_int.h"
+
+static const struct xlat families[] = {
+	XV(AF_UNSPEC),	   XV(AF_UNIX),
+	XV(AF_INET),	   XV(AF_AX25),
+	XV(AF_IPX),	   XV(AF_APPLETALK),
+	XV(AF_NETROM),	   XV(AF_BRIDGE),
+	XV(AF_ATMPVC),	   XV(AF_X25),
+	XV(AF_INET6),	   XV(AF_ROSE),
+	XV(AF_DECnet),	   XV(AF_NETBEUI),
+	XV(AF_SECURITY),   XV(AF_KEY),
+	XV(AF_NETLINK),	   XV(AF_PACKET),
+	XV(AF_ASH),	   XV(AF_ECONET),
+	XV(AF_ATMSVC),	   XV(AF_RDS),
+	XV(AF_SNA),	   XV(AF_IRDA),
+	XV(AF_PPPOX),	   XV(AF_WANPIPE),
+	XV(AF_LLC),	   XV(AF_IB),
+	XV(AF_MPLS),	   XV(AF_CAN),
+	XV(AF_TIPC),	   XV(AF_BLUETOOTH),
+	XV(AF_IUCV),	   XV(AF_RXRPC),
+	XV(AF_ISDN),	   XV(AF_PHONET),
+	XV(AF_IEEE802154), XV(AF_CAIF),
+	XV(AF_ALG),	   XV(AF_NFC),
+	XV(AF_VSOCK),	   XV(AF_KCM),
+	XV(AF_QIPCRTR),	   XV(AF_SMC),
+	XV(AF_XDP),	   XEND,
+};
+
+static const struct xlat sock_types[] = {
+	XV(SOCK_STREAM),    XV(SOCK_DGRAM), XV(SOCK_RAW),    XV(SOCK_RDM),
+	XV(SOCK_SEQPACKET), XV(SOCK_DCCP),  XV(SOCK_PACKET), XEND,
+};
+
+static const struct xlat sock_type_flags[] = {
+	XV(SOCK_CLOEXEC),
+	XV(SOCK_NONBLOCK),
+	XEND,
+};
+
+static const struct xlat ip_protos[] = {
+	XV(IPPROTO_IP),	     XV(IPPROTO_ICMP),
+	XV(IPPROTO_IGMP),    XV(IPPROTO_IPIP),
+	XV(IPPROTO_TCP),     XV(IPPROTO_EGP),
+	XV(IPPROTO_PUP),     XV(IPPROTO_UDP),
+	XV(IPPROTO_IDP),     XV(IPPROTO_TP),
+	XV(IPPROTO_DCCP),    XV(IPPROTO_IPV6),
+	XV(IPPROTO_RSVP),    XV(IPPROTO_GRE),
+	XV(IPPROTO_ESP),     XV(IPPROTO_AH),
+	XV(IPPROTO_ICMPV6),  XV(IPPROTO_MTP),
+	XV(IPPROTO_ENCAP),   XV(IPPROTO_PIM),
+	XV(IPPROTO_COMP),    XV(IPPROTO_SCTP),
+	XV(IPPROTO_UDPLITE), XV(IPPROTO_MPLS),
+	XV(IPPROTO_RAW),     XEND,
+};
+
+static const struct xlat msg_flags[] = {
+	XV(MSG_OOB),	      XV(MSG_PEEK),
+	XV(MSG_DONTROUTE),    XV(MSG_CTRUNC),
+	XV(MSG_PROXY),	      XV(MSG_TRUNC),
+	XV(MSG_DONTWAIT),     XV(MSG_EOR),
+	XV(MSG_WAITALL),      XV(MSG_FIN),
+	XV(MSG_SYN),	      XV(MSG_CONFIRM),
+	XV(MSG_RST),	      XV(MSG_ERRQUEUE),
+	XV(MSG_NOSIGNAL),     XV(MSG_MORE),
+	XV(MSG_WAITFORONE),   XV(MSG_BATCH),
+	XV(MSG_ZEROCOPY),     XV(MSG_FASTOPEN),
+	XV(MSG_CMSG_CLOEXEC), XEND,
+};
+
+static const struct xlat shut_how[] = {
+	XV(SHUT_RD),
+	XV(SHUT_WR),
+	XV(SHUT_RDWR),
+	XEND,
+};
+
+static const struct xlat sock_levels[] = {
+	XV(SOL_IP),	XV(SOL_SOCKET),	 XV(SOL_TCP), {17, "SOL_UDP"}, XV(SOL_IPV6), XV(SOL_RAW),
+	XV(SOL_PACKET), XV(SOL_NETLINK), XEND,
+};
+
+static const struct xlat sol_socket_opts[] = {
+	XV(SO_DEBUG),
+	XV(SO_REUSEADDR),
+	XV(SO_TYPE),
+	XV(SO_ERROR),
+	XV(SO_DONTROUTE),
+	XV(SO_BROADCAST),
+	XV(SO_SNDBUF),
+	XV(SO_RCVBUF),
+	XV(SO_KEEPALIVE),
+	XV(SO_OOBINLINE),
+	XV(SO_NO_CHECK),
+	XV(SO_PRIORITY),
+	XV(SO_LINGER),
+	XV(SO_BSDCOMPAT),
+	XV(SO_REUSEPORT),
+	XV(SO_PASSCRED),
+	XV(SO_PEERCRED),
+	XV(SO_RCVLOWAT),
+	XV(SO_SNDLOWAT),
+	{20, "SO_RCVTIMEO_OLD"},
+	{21, "SO_SNDTIMEO_OLD"},
+	XV(SO_BINDTODEVICE),
+	XV(SO_TIMESTAMP),
+	XV(SO_ACCEPTCONN),
+	XV(SO_PEERSEC),
+	XV(SO_SNDBUFFORCE),
+	XV(SO_RCVBUFFORCE),
+	XV(SO_PASSSEC),
+	XV(SO_MARK),
+	XV(SO_PROTOCOL),
+	XV(SO_DOMAIN),
+	XV(SO_RXQ_OVFL),
+	XV(SO_PEEK_OFF),
+	XV(SO_BUSY_POLL),
+	XV(SO_INCOMING_CPU),
+	XV(SO_ZEROCOPY),
+	XEND,
+};
+
+static const struct xlat tcp_opts[] = {
+	XV(TCP_NODELAY),      XV(TCP_MAXSEG),	    XV(TCP_CORK),     XV(TCP_KEEPIDLE),
+	XV(TCP_KEEPINTVL),    XV(TCP_KEEPCNT),	    XV(TCP_SYNCNT),   XV(TCP_LINGER2),
+	XV(TCP_DEFER_ACCEPT), XV(TCP_WINDOW_CLAMP), XV(TCP_INFO),     XV(TCP_QUICKACK),
+	XV(TCP_CONGESTION),   XV(TCP_USER_TIMEOUT), XV(TCP_FASTOPEN), XEND,
+};
+
+static void print_family(struct trc_call *c, unsigned family)
+{
+	tp_xval_dec(c, families, family, "AF_???");
+}
+
+static void print_sun(struct trc_call *c, const struct sockaddr_un *sun, size_t len)
+{
+	size_t n = len - offsetof(struct sockaddr_un, sun_path);
+
+	if (len <= offsetof(struct sockaddr_un, sun_path))
+		return;
+	tp_str(c, ", sun_path=");
+	if (sun->sun_path[0] == 0 && n > 0) { /* abstract: @ and exactly n-1 bytes */
+		buf_putc(c->b, '@');
+		tp_quote(c, (const unsigned char *)sun->sun_path + 1, n - 1, false);
+		return;
+	}
+	tp_quote(c, (const unsigned char *)sun->sun_path, strnlen(sun->sun_path, n), false);
+}
+
+void tp_sockaddr(struct trc_call *c, uint64_t addr, uint64_t len)
+{
+	union {
+		struct sockaddr sa;
+		struct sockaddr_un sun;
+		struct sockaddr_in sin;
+		struct sockaddr_in6 sin6;
+		unsigned char raw[128];
+	} u;
+	char text[INET6_ADDRSTRLEN];
+
+	if (!addr) {
+		tp_str(c, "NULL");
+		return;
+	}
+	if (len < sizeof(u.sa.sa_family) || len > sizeof(u)) {
+		tp_addr(c, addr);
+		return;
+	}
+	memset(&u, 0, sizeof(u));
+	if (tp_read_or_addr(c, addr, &u, len))
+		return;
+	tp_str(c, "{sa_family=");
+	print_family(c, u.sa.sa_family);
+	switch (u.sa.sa_family) {
+	case AF_UNIX:
+		print_sun(c, &u.sun, len);
+		break;
+	case AF_INET:
+		tp_fmt(c, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")", ntohs(u.sin.sin_port),
+		       inet_ntop(AF_INET, &u.sin.sin_addr, text, sizeof(text)));
+		break;
+	case AF_INET6:
+		tp_fmt(c, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u)", ntohs(u.sin6.sin6_port),
+		       ntohl(u.sin6.sin6_flowinfo));
+		tp_fmt(c, ", inet_pton(AF_INET6, \"%s\", &sin6_addr), sin6_scope_id=%u",
+		       inet_ntop(AF_INET6, &u.sin6.sin6_addr, text, sizeof(text)),
+		       u.sin6.sin6_scope_id);
+		break;
+	default:
+		if (len > sizeof(u.sa.sa_family)) {
+			tp_str(c, ", sa_data=");
+			tp_quote(c, u.raw + sizeof(u.sa.sa_family), len - sizeof(u.sa.sa_family),
+				 false);
+		}
+	}
+	buf_putc(c->b, '}');
+}
+
+static void print_sock_type(struct trc_call *c, uint64_t type)
+{
+	tp_xval(c, sock_types, type & 0xf, "SOCK_???");
+	type &= ~0xfull;
+	if (type) {
+		buf_putc(c->b, '|');
+		tp_flags(c, sock_type_flags, type, "SOCK_???");
+	}
+}
+
+static void print_protocol(struct trc_call *c, unsigned family, uint64_t proto)
+{
+	if (family == AF_INET || family == AF_INET6)
+		tp_xval_dec(c, ip_protos, proto, "IPPROTO_???");
+	else
+		tp_int(c, proto);
+}
+
+int trc_dec_socket(struct trc_call *c)
+{
+	print_family(c, (uint32_t)c->a[0]);
+	tp_sep(c);
+	print_sock_type(c, (uint32_t)c->a[1]);
+	tp_sep(c);
+	print_protocol(c, (uint32_t)c->a[0], (uint32_t)c->a[2]);
+	return RV_DECODED | RV_FD;
+}
+
+int trc_dec_socketpair(struct trc_call *c)
+{
+	int fds[2];
+
+	if (!c->exiting) {
+		print_family(c, (uint32_t)c->a[0]);
+		tp_sep(c);
+		print_sock_type(c, (uint32_t)c->a[1]);
+		tp_sep(c);
+		print_protocol(c, (uint32_t)c->a[0], (uint32_t)c->a[2]);
+		tp_sep(c);
+		return 0;
+	}
+	if (tp_failed(c) || tp_read(c, c->a[3], fds, sizeof(fds)))
+		tp_addr(c, c->a[3]);
+	else
+		tp_fmt(c, "[%d, %d]", fds[0], fds[1]);
+	return RV_DEC;
+}
+
+/* connect and bind: fd, address, length. */
+int trc_dec_connect(struct trc_call *c)
+{
+	tp_fd(c, c->a[0]);
+	tp_sep(c);
+	tp_sockaddr(c, c->a[1], (uint32_t)c->a[2]);
+	tp_sep(c);
+	tp_udec(c, (uint32_t)c->a[2]);
+	return RV_DECODED;
+}
+
+int trc_dec_listen(struct trc_call *c)
+{
+	tp_fd(c, c->a[0]);
+	tp_sep(c);
+	tp_int(c, c->a[1]);
+	return RV_DECODED;
+}
+
+int trc_dec_shutdown(struct trc_call *c)
+{
+	tp_fd(c, c->a[0]);
+	tp_sep(c);
+	tp_xval_dec(c, shut_how, (uint32_t)c->a[1], "SHUT_???");
+	return RV_DECODED;
+}
+
+/*
+ * An address the kernel fills in, with an in/out length: at entry the
+ * length the caller offers (kept in c->aux), at exit the address and
+ * "[in => out]", or "[in]" when the kernel left it unchanged.
+ */
+static void addr_out_entry(struct trc_call *c, uint64_t lenp)
+{
+	uint32_t in = 0;
+
+	c->aux = lenp && tp_read(c, lenp, &in, sizeof(in)) == 0 ? (uint64_t)in | 1ull << 32 : 0;
+}
+
+static void addr_out_exit(struct trc_call *c, uint64_t addr, uint64_t lenp)
+{
+	uint32_t in = (uint32_t)c->aux, out;
+	bool have_in = c->aux >> 32;
+
+	if (!addr) {
+		tp_str(c, "NULL");
+	} else if (c->failed || !lenp || tp_read(c, lenp, &out, sizeof(out))) {
+		tp_addr(c, addr);
+		out = in;
+	} else {
+		tp_sockaddr(c, addr, out < in ? out : in);
+	}
+	tp_sep(c);
+	if (!lenp)
+		tp_str(c, "NULL");
+	else if (!have_in)
+		tp_addr(c, lenp);
+	else if (c->failed || out == in)
+		tp_fmt(c, "[%u]", in);
+	else
+		tp_fmt(c, "[%u => %u]", in, out);
+}
+
+int trc_dec_accept(struct trc_call *c)
+{
+	if (!c->exiting) {
+		tp_fd(c, c->a[0]);
+		tp_sep(c);
+		addr_out_entry(c, c->a[2]);
+		return 0;
+	}
+	addr_out_exit(c, c->a[1], c->a[2]);
+	return RV_FD;
+}
+
+int trc_dec_accept4(struct trc_call *c)
+{
+	if (!c->exiting)
+		return trc_dec_accept(c);
+	addr_out_exit(c, c->a[1], c->a[2]);
+	tp_sep(c);
+	tp_flags(c, sock_type_flags, (uint32_t)c->a[3], "SOCK_???");
+	return RV_FD;
+}
+
+int trc_dec_getsockname(struct trc_call *c)
+{
+	if (!c->exiting) {
+		tp_fd(c, c->a[0]);
+		tp_sep(c);
+		addr_out_entry(c, c->a[2]);
+		return 0;
+	}
+	addr_out_exit(c, c->a[1], c->a[2]);
+	return RV_DEC;
+}
+
+int trc_dec_sendto(struct trc_call *c)
+{
+	tp_fd(c, c->a[0]);
+	tp_sep(c);
+	tp_buf(c, c->a[1], c->a[2]);
+	tp_sep(c);
+	tp_udec(c, c->a[2]);
+	tp_sep(c);
+	tp_flags(c, msg_flags, (uint32_t)c->a[3], "MSG_???");
+	tp_sep(c);
+	tp_sockaddr(c, c->a[4], (uint32_t)c->a[5]);
+	tp_sep(c);
+	tp_udec(c, (uint32_t)c->a[5]);
+	return RV_DECODED;
+}
+
+int trc_dec_recvfrom(struct trc_call *c)
+{
+	if (!c->exiting) {
+		tp_fd(c, c->a[0]);
+		tp_sep(c);
+		addr_out_entry(c, c->a[5]);
+		return 0;
+	}
+	if (tp_failed(c))
+		tp_addr(c, c->a[1]);
+	else
+		tp_buf(c, c->a[1], (uint64_t)c->ret);
+	tp_sep(c);
+	tp_udec(c, c->a[2]);
+	tp_sep(c);
+	tp_flags(c, msg_flags, (uint32_t)c->a[3], "MSG_???");
+	tp_sep(c);
+	addr_out_exit(c, c->a[4], c->a[5]);
+	return RV_DEC;
+}
+
+static void print_opt_name(struct trc_call *c, unsigned level, unsigned name)
+{
+	tp_xval_dec(c, sock_levels, level, "SOL_???");
+	tp_sep(c);
+	if (level == SOL_SOCKET)
+		tp_xval_dec(c, sol_socket_opts, name, "SO_???");
+	else if (level == SOL_TCP)
+		tp_xval_dec(c, tcp_opts, name, "TCP_???");
+	else
+		tp_udec(c, name);
+}
+
+/* An option value: an int as [N], anything else as bytes (-s). */
+static void print_opt_val(struct trc_call *c, uint64_t addr, uint32_t len)
+{
+	int v;
+
+	if (len == sizeof(int) && tp_read(c, addr, &v, sizeof(v)) == 0) {
+		tp_fmt(c, "[%d]", v);
+		return;
+	}
+	if (len < 4096)
+		tp_buf(c, addr, len);
+	else
+		tp_addr(c, addr);
+}
+
+int trc_dec_setsockopt(struct trc_call *c)
+{
+	tp_fd(c, c->a[0]);
+	tp_sep(c);
+	print_opt_name(c, (uint32_t)c->a[1], (uint32_t)c->a[2]);
+	tp_sep(c);
+	print_opt_val(c, c->a[3], (uint32_t)c->a[4]);
+	tp_sep(c);
+	tp_udec(c, (uint32_t)c->a[4]);
+	return RV_DECODED;
+}
+
+int trc_dec_getsockopt(struct trc_call *c)
+{
+	uint32_t in = (uint32_t)c->aux, out;
+
+	if (!c->exiting) {
+		tp_fd(c, c->a[0]);
+		tp_sep(c);
+		print_opt_name(c, (uint32_t)c->a[1], (uint32_t)c->a[2]);
+		tp_sep(c);
+		if (tp_read(c, c->a[4], &in, sizeof(in)) == 0)
+			c->aux = in;
+		return 0;
+	}
+	if (tp_failed(c) || tp_read(c, c->a[4], &out, sizeof(out))) {
+		tp_addr(c, c->a[3]);
+		tp_sep(c);
+		tp_fmt(c, "[%u]", in);
+		return RV_DEC;
+	}
+	print_opt_val(c, c->a[3], out);
+	tp_sep(c);
+	if (out == in)
+		tp_fmt(c, "[%u]", out);
+	else
+		tp_fmt(c, "[%u => %u]", in, out);
+	return RV_DEC;
+}

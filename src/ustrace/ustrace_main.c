@@ -1,0 +1,27 @@
+/*
+ * ustrace_main.c: argv -> options -> ust_run(); nothing else.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ustrace.h"
+
+int main(int argc, char **argv)
+{
+	struct ust_opts o;
+	char err[256];
+
+	if (ust_parse(&o, argc, argv, err, sizeof(err))) {
+		fprintf(stderr, "ustrace: %s\nTry 'ustrace -h' for more information.\n", err);
+		return 1;
+	}
+	if (o.action == UST_HELP) {
+		ust_usage(stdout);
+		return 0;
+	}
+	if (o.action == UST_VERSION) {
+		puts("ustrace -- utraced's strace-compatible syscall tracer, version 0.1");
+		return 0;
+	}
+	return ust_run(&o);
+}

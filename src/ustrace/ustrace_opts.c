@@ -1,0 +1,224 @@
+/*
+ * ustrace_opts.c: ustrace's command line, spelled as strace's.
+ *
+ * Pure: fills a struct ust_opts and never exits, so that every option is
+ * unit-tested. Options strace has and ustrace does not implement are
+ * refused with a message rather than silently ignored.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ustrace.h"
+
+enum {
+	OPT_SECCOMP = 0x100,
+	OPT_TRACE,
+	OPT_SIGNAL,
+};
+
+static const struct option longopts[] = {
+	{"seccomp-bpf", no_argument, NULL, OPT_SECCOMP},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{"summary-only", no_argument, NULL, 'c'},
+	{"summary", no_argument, NULL, 'C'},
+	{"follow-forks", no_argument, NULL, 'f'},
+	{"output", required_argument, NULL, 'o'},
+	{"attach", required_argument, NULL, 'p'},
+	{"string-limit", required_argument, NULL, 's'},
+	{"columns", required_argument, NULL, 'a'},
+	{"quiet", optional_argument, NULL, 'q'},
+	{"successful-only", no_argument, NULL, 'z'},
+	{"failed-only", no_argument, NULL, 'Z'},
+	{"decode-fds", optional_argument, NULL, 'y'},
+	{"syscall-times", optional_argument, NULL, 'T'},
+	{"trace", required_argument, NULL, OPT_TRACE},
+	{"signal", required_argument, NULL, OPT_SIGNAL},
+	{NULL, 0, NULL, 0},
+};
+
+void ust_usage(FILE *f)
+{
+	fputs("Usage: ustrace [-CcfhqTtVyZz] [-a COLUMN] [-e EXPR]... [-o FILE] [-s STRSIZE]\n"
+	      "               { -p PID[,PID...] | PROG [ARGS] }\n"
+	      "\n"
+	      "Trace system calls and signals, with strace's options and output.\n"
+	      "\n"
+	      "  -e trace=SET    syscalls to show: names, %file %process %network %memory\n"
+	      "                  %signal %desc %ipc ..., all, none; !SET for all but SET\n"
+	      "  -e signal=SET   signals to show\n"
+	      "  -e NAME         as -e trace=NAME\n"
+	      "  -f              follow threads (with [pid N] prefixes)\n"
+	      "  -o FILE         write the trace to FILE instead of stderr\n"
+	      "  -p PID[,PID]    attach to running processes (^C detaches, they run on)\n"
+	      "  -s N            show at most N bytes of strings (32)\n"
+	      "  -a COLUMN       align return values at COLUMN (40)\n"
+	      "  -t, -tt, -ttt   time of day, with microseconds, as seconds since the epoch\n"
+	      "  -T              time spent in each syscall\n"
+	      "  -c, -C          summary table only, or with the trace\n"
+	      "  -z, -Z          successful syscalls only, failed ones only\n"
+	      "  -y              show the paths of file descriptors\n"
+	      "  -q, -qq         no attach/detach messages; no exit status lines either\n"
+	      "  --seccomp-bpf   (launched programs) stop only for the traced syscalls\n"
+	      "  -h, -V          this help, the version\n",
+	      f);
+}
+
+static int parse_pids(struct ust_opts *o, const char *arg, char *err, size_t errlen)
+{
+	const char *p = arg;
+
+	while (*p) {
+		char *end;
+		long pid = strtol(p, &end, 10);
+
+		if (end == p || pid <= 0 || (*end && *end != ',' && *end != ' ')) {
+			snprintf(err, errlen, "Invalid process id: '%s'", arg);
+			return -1;
+		}
+		if (o->npids == UST_MAX_PIDS) {
+			snprintf(err, errlen, "too many -p processes (at most %d)", UST_MAX_PIDS);
+			return -1;
+		}
+		o->pids[o->npids++] = (pid_t)pid;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static int parse_uint(const char *arg, unsigned *out, char opt, char *err, size_t errlen)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (!*arg || *end || v < 0 || v > 1 << 20) {
+		snprintf(err, errlen, "invalid -%c argument: '%s'", opt, arg);
+		return -1;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* -e QUALIFIER=SET, or -e SET (trace). */
+static int parse_expr(struct ust_opts *o, const char *e, char *err, size_t errlen)
+{
+	const char *eq = strchr(e, '=');
+	size_t klen = eq ? (size_t)(eq - e) : 0;
+
+	if (!eq)
+		return trc_parse_trace(&o->trc, e, err, errlen);
+	if ((klen == 5 && !strncmp(e, "trace", 5)) || (klen == 1 && e[0] == 't'))
+		return trc_parse_trace(&o->trc, eq + 1, err, errlen);
+	if ((klen == 6 && !strncmp(e, "signal", 6)) || (klen == 7 && !strncmp(e, "signals", 7)) ||
+	    (klen == 1 && e[0] == 's'))
+		return trc_parse_signals(&o->trc, eq + 1, err, errlen);
+	snprintf(err, errlen, "unsupported qualifier '%.*s' (ustrace has trace= and signal=)",
+		 (int)klen, e);
+	return -1;
+}
+
+/* One option; 0, or -1 with a message. */
+static int parse_one(struct ust_opts *o, int c, const char *arg, int *tcount, char *err,
+		     size_t errlen)
+{
+	switch (c) {
+	case 'a':
+		return parse_uint(arg, &o->trc.acolumn, 'a', err, errlen);
+	case 'c':
+		o->trc.count = TRC_COUNT_ONLY;
+		return 0;
+	case 'C':
+		o->trc.count = TRC_COUNT_TOO;
+		return 0;
+	case 'e':
+	case OPT_TRACE:
+	case OPT_SIGNAL:
+		if (c == OPT_SIGNAL)
+			return trc_parse_signals(&o->trc, arg, err, errlen);
+		if (c == OPT_TRACE)
+			return trc_parse_trace(&o->trc, arg, err, errlen);
+		return parse_expr(o, arg, err, errlen);
+	case 'f':
+	case 'F':
+		o->follow = true;
+		return 0;
+	case 'h':
+		o->action = UST_HELP;
+		return 0;
+	case 'o':
+		o->outfile = arg;
+		return 0;
+	case 'p':
+		return parse_pids(o, arg, err, errlen);
+	case 'q':
+		o->quiet++;
+		return 0;
+	case 's':
+		return parse_uint(arg, &o->trc.strsize, 's', err, errlen);
+	case 't':
+		(*tcount)++;
+		return 0;
+	case 'T':
+		o->trc.show_time = true;
+		return 0;
+	case 'V':
+		o->action = UST_VERSION;
+		return 0;
+	case 'y':
+		o->trc.decode_fds = true;
+		return 0;
+	case 'z':
+		o->trc.only_ok = true;
+		return 0;
+	case 'Z':
+		o->trc.only_fail = true;
+		return 0;
+	case OPT_SECCOMP:
+		o->seccomp = true;
+		return 0;
+	}
+	snprintf(err, errlen, "unknown option (see 'ustrace -h')");
+	return -1;
+}
+
+int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errlen)
+{
+	int c, tcount = 0;
+
+	memset(o, 0, sizeof(*o));
+	trc_opts_init(&o->trc);
+	optind = 0; /* full reset: ust_parse may run more than once (tests) */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+a:cCe:fFho:p:qs:tTVyzZ", longopts, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			snprintf(err, errlen, "invalid option -- '%s'",
+				 optopt ? (char[]){(char)optopt, 0} : argv[optind - 1]);
+			return -1;
+		}
+		if (parse_one(o, c, optarg, &tcount, err, errlen))
+			return -1;
+	}
+	o->trc.tstamp = tcount > 3 ? 3 : tcount;
+	o->trc.quiet = o->quiet;
+	if (o->action != UST_RUN)
+		return 0;
+	if (optind < argc)
+		o->argv = argv + optind;
+	if (!o->argv && !o->npids) {
+		snprintf(err, errlen, "must have PROG [ARGS] or -p PID");
+		return -1;
+	}
+	if (o->argv && o->npids) {
+		snprintf(err, errlen, "PROG [ARGS] must not be given with -p PID");
+		return -1;
+	}
+	if (o->trc.only_ok && o->trc.only_fail) {
+		/* strace: -z and -Z together show both: the usual trace. */
+		o->trc.only_ok = o->trc.only_fail = false;
+	}
+	if (o->outfile && (o->follow || o->npids > 1))
+		o->trc.pfx = TRC_PFX_PLAIN;
+	return 0;
+}

@@ -1,0 +1,390 @@
+/*
+ * ustrace_run.c: ustrace's own private engine: launch or attach, observe,
+ * feed the tracer core, detach on ^C.
+ *
+ * ustrace is an observer engine (engine_observe): the engine calls us
+ * synchronously at each syscall-stop and signal, we decode while the
+ * thread is stopped (reading its memory through the engine), and the
+ * thread goes on when we return. The syscall filter of -e trace= is
+ * handed to the engine, so untraced syscalls cost no stop at all.
+ *
+ * strace prints the launched program's execve as its first line; we
+ * start the program stopped after the exec (engine_launch), so that line
+ * is rebuilt from our own argv and environment, read through a reader of
+ * our own memory: the same decoder prints it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../engine/engine.h"
+#include "ustrace.h"
+
+extern char **environ;
+
+struct ust;
+
+struct ust_proc {
+	struct ust *u;
+	struct engine *e;
+	pid_t pid;
+	bool gone; /* its exit was reported */
+};
+
+struct ust {
+	struct ust_opts *o;
+	struct tracer *t;
+	struct trc *trc;
+	FILE *out;
+	struct ust_proc procs[UST_MAX_PIDS];
+	size_t nprocs;
+	size_t alive;
+	int status; /* the launched program's: exit code, or 0x100 | signal */
+};
+
+/* What the decoders read through: the stopped thread, via the engine. */
+struct ust_rd {
+	struct ust_proc *up;
+	pid_t tid;
+};
+
+static ssize_t rd_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct ust_rd *r = ctx;
+
+	return engine_mem_read(r->up->e, addr, buf, len);
+}
+
+static int rd_fd_path(void *ctx, int fd, char *out, size_t outlen)
+{
+	struct ust_rd *r = ctx;
+	char link[64];
+	ssize_t n;
+
+	if (fd == AT_FDCWD)
+		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)r->tid);
+	else
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)r->tid, fd);
+	n = readlink(link, out, outlen - 1);
+	if (n < 0)
+		return -errno;
+	out[n] = 0;
+	return 0;
+}
+
+static uint64_t rd_sp(void *ctx)
+{
+	struct ust_rd *r = ctx;
+	struct arch_regs *regs;
+
+	if (engine_regs(r->up->e, r->tid, &regs) < 0)
+		return 0;
+	return regs->gp.rsp;
+}
+
+static void now(struct timespec *ts)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+}
+
+static void out_write(void *ctx, const char *s, size_t n)
+{
+	struct ust *u = ctx;
+
+	fwrite(s, 1, n, u->out);
+}
+
+static void proc_gone(struct ust_proc *up, bool killed, int code)
+{
+	if (up->gone)
+		return;
+	up->gone = true;
+	up->u->alive--;
+	if (up->u->o->argv)
+		up->u->status = killed ? 0x100 | code : code;
+}
+
+static void on_event(void *ctx, const struct engine_event *ev)
+{
+	struct ust_proc *up = ctx;
+	struct ust *u = up->u;
+	struct ust_rd rdctx = {up, ev->tid};
+	struct trc_reader rd = {&rdctx, rd_read, rd_fd_path, rd_sp};
+	struct trc_who w = {ev->tid, TRC_PERS_64, &rd, {0, 0}};
+
+	if (!u->o->follow && ev->tid != up->pid)
+		return; /* without -f strace traces the thread it was given only */
+	if (ev->arch && ev->arch->kind == ARCH_I386)
+		w.pers = TRC_PERS_32;
+	now(&w.ts);
+	switch (ev->kind) {
+	case ENGINE_EV_SYSCALL_ENTRY:
+		trc_syscall_entry(u->trc, &w, ev->nr, ev->args);
+		break;
+	case ENGINE_EV_SYSCALL_EXIT:
+		trc_syscall_exit(u->trc, &w, ev->ret);
+		break;
+	case ENGINE_EV_SIGNAL:
+		if (ev->si)
+			trc_signal(u->trc, &w, ev->si);
+		break;
+	case ENGINE_EV_EXITED:
+		trc_exited(u->trc, &w, ev->status);
+		if (ev->tid == up->pid)
+			proc_gone(up, false, ev->status);
+		break;
+	case ENGINE_EV_KILLED:
+		trc_killed(u->trc, &w, ev->status, false);
+		if (ev->tid == up->pid)
+			proc_gone(up, true, ev->status);
+		break;
+	case ENGINE_EV_THREAD_NEW:
+		trc_thread_new(u->trc, ev->tid);
+		if (!u->o->quiet)
+			fprintf(stderr, "ustrace: Process %d attached\n", (int)ev->tid);
+		break;
+	}
+}
+
+/* Exits come through on_event; on_stop only makes sure we notice the end. */
+static void on_stop(void *ctx, const struct engine_stop *stop)
+{
+	struct ust_proc *up = ctx;
+
+	if (stop->kind == ENGINE_STOP_EXITED)
+		proc_gone(up, false, stop->status);
+	else if (stop->kind == ENGINE_STOP_KILLED)
+		proc_gone(up, true, stop->sig);
+}
+
+/* Our own memory, for the execve line of a launched program. */
+static ssize_t self_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	(void)ctx;
+	memcpy(buf, (const void *)(uintptr_t)addr, len);
+	return (ssize_t)len;
+}
+
+/* The file execvp runs for name (strace prints that path). */
+static void find_prog(const char *name, char *out, size_t outlen)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	struct stat st;
+
+	snprintf(out, outlen, "%s", name);
+	if (strchr(name, '/'))
+		return;
+	for (p = path ? path : "/usr/local/bin:/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		snprintf(out, outlen, "%.*s%s%s", (int)(end - p), p, end > p ? "/" : "", name);
+		if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0)
+			return;
+	}
+	snprintf(out, outlen, "%s", name);
+}
+
+static void print_execve(struct ust *u, pid_t pid, const struct arch_desc *arch)
+{
+	static char prog[4096];
+	struct trc_reader rd = {NULL, self_read, NULL, NULL};
+	struct trc_who w = {pid, TRC_PERS_64, &rd, {0, 0}};
+	uint64_t args[6] = {(uintptr_t)prog, (uintptr_t)u->o->argv, (uintptr_t)environ};
+	long nr = trc_syscall_nr(TRC_PERS_64, "execve");
+
+	(void)arch;
+	find_prog(u->o->argv[0], prog, sizeof(prog));
+	now(&w.ts);
+	trc_syscall_entry(u->trc, &w, nr, args);
+	trc_syscall_exit(u->trc, &w, 0);
+}
+
+/* Start observing: the engine stops only for the syscalls we show. */
+static int observe(struct ust *u, struct ust_proc *up)
+{
+	static long nrs[TRC_SET_MAX];
+	const struct arch_desc *arch = engine_arch(up->e);
+	enum trc_pers p = arch && arch->kind == ARCH_I386 ? TRC_PERS_32 : TRC_PERS_64;
+	struct engine_resume run = {-1, ENGINE_RUN, 0};
+	size_t n = 0;
+	int rc;
+
+	if (!trc_traces_all(&u->o->trc, p))
+		n = trc_traced_nrs(&u->o->trc, p, nrs, TRC_SET_MAX);
+	rc = engine_observe(up->e, ENGINE_OBSERVE_SYSCALLS | ENGINE_OBSERVE_SIGNALS,
+			    trc_traces_all(&u->o->trc, p) ? NULL : nrs, n);
+	if (rc == 0)
+		rc = engine_resume(up->e, &run, 1);
+	return rc;
+}
+
+static struct engine_client client_for(struct ust_proc *up)
+{
+	struct engine_client c = {0};
+
+	c.ctx = up;
+	c.on_stop = on_stop;
+	c.on_event = on_event;
+	c.name = "ustrace";
+	c.peer_pid = getpid();
+	c.peer_uid = getuid();
+	return c;
+}
+
+static int start_launch(struct ust *u)
+{
+	struct ust_proc *up = &u->procs[0];
+	struct engine_client c = client_for(up);
+	struct engine_launch l = {0};
+	int err = 0;
+
+	up->u = u;
+	l.argv = u->o->argv;
+	l.execs = 1;
+	up->e = engine_launch(u->t, &l, &c, &err);
+	if (!up->e) {
+		if (err & 0x10000)
+			fprintf(stderr, "ustrace: %s: exited before it started\n", u->o->argv[0]);
+		else
+			fprintf(stderr, "ustrace: Can't stat '%s': %s\n", u->o->argv[0],
+				strerror(-err));
+		return -1;
+	}
+	up->pid = engine_pid(up->e);
+	u->nprocs = u->alive = 1;
+	trc_thread_new(u->trc, up->pid);
+	print_execve(u, up->pid, engine_arch(up->e));
+	return observe(u, up) ? -1 : 0;
+}
+
+static int start_attach(struct ust *u)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < u->o->npids; i++) {
+		struct ust_proc *up = &u->procs[u->nprocs];
+		struct engine_client c = client_for(up);
+
+		up->u = u;
+		up->pid = u->o->pids[i];
+		up->e = engine_attach(u->t, up->pid, &c, &err);
+		if (!up->e) {
+			fprintf(stderr, "ustrace: attach: pid %d: %s\n", (int)up->pid,
+				strerror(-err));
+			continue;
+		}
+		u->nprocs++;
+		u->alive++;
+		trc_thread_new(u->trc, up->pid);
+		if (!u->o->quiet)
+			fprintf(stderr, "ustrace: Process %d attached\n", (int)up->pid);
+		if (observe(u, up)) {
+			fprintf(stderr, "ustrace: cannot observe pid %d\n", (int)up->pid);
+			return -1;
+		}
+	}
+	return u->nprocs ? 0 : -1;
+}
+
+/* ^C, SIGTERM...: leave every process running, as it was found. */
+static void detach_all(struct ust *u)
+{
+	size_t i;
+
+	trc_flush_pending(u->trc, " <detached ...>");
+	for (i = 0; i < u->nprocs; i++) {
+		struct ust_proc *up = &u->procs[i];
+
+		if (!up->gone && !u->o->quiet)
+			fprintf(stderr, "ustrace: Process %d detached\n", (int)up->pid);
+		engine_detach(up->e);
+		up->e = NULL;
+		up->gone = true;
+	}
+	u->alive = 0;
+}
+
+static void loop(struct ust *u, int sigfd)
+{
+	struct pollfd pfd[2] = {{tracer_fd(u->t), POLLIN, 0}, {sigfd, POLLIN, 0}};
+	struct signalfd_siginfo ssi;
+
+	while (u->alive) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[1].revents & POLLIN) {
+			if (read(sigfd, &ssi, sizeof(ssi)) < 0)
+				continue;
+			detach_all(u);
+			break;
+		}
+		if (pfd[0].revents)
+			tracer_poll(u->t);
+	}
+}
+
+static int finish(struct ust *u)
+{
+	size_t i;
+	int st = u->status;
+
+	for (i = 0; i < u->nprocs; i++)
+		if (u->procs[i].e)
+			engine_detach(u->procs[i].e);
+	trc_summary(u->trc);
+	trc_free(u->trc);
+	tracer_free(u->t);
+	if (u->out != stderr)
+		fclose(u->out);
+	else
+		fflush(stderr);
+	if (st & 0x100) { /* killed: die the same way, as strace does */
+		signal(st & 0xff, SIG_DFL);
+		raise(st & 0xff);
+		return 128 + (st & 0xff);
+	}
+	return st;
+}
+
+int ust_run(struct ust_opts *o)
+{
+	struct ust u = {0};
+	sigset_t quit;
+	int sigfd, rc;
+
+	u.o = o;
+	u.out = stderr;
+	if (o->outfile && !(u.out = fopen(o->outfile, "we"))) {
+		fprintf(stderr, "ustrace: Can't fopen '%s': %s\n", o->outfile, strerror(errno));
+		return 1;
+	}
+	/* each line out when it ends, as strace flushes: a tail -f sees it at once */
+	setvbuf(u.out, NULL, _IOLBF, 0);
+	sigemptyset(&quit);
+	sigaddset(&quit, SIGINT);
+	sigaddset(&quit, SIGTERM);
+	sigaddset(&quit, SIGHUP);
+	sigaddset(&quit, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &quit, NULL);
+	sigfd = signalfd(-1, &quit, SFD_CLOEXEC);
+	u.t = tracer_new();
+	u.trc = trc_new(&o->trc, out_write, &u);
+	rc = o->argv ? start_launch(&u) : start_attach(&u);
+	if (rc == 0)
+		loop(&u, sigfd);
+	else if (!u.status)
+		u.status = 1;
+	close(sigfd);
+	return finish(&u);
+}

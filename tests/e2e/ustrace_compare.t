@@ -1,0 +1,49 @@
+#!/bin/bash
+# ustrace_compare: each syscall family of tests/inferiors/ustrace_calls.c
+# (files, memory, network, signals, polling, processes, threads) traced by
+# strace and by ustrace: the two traces must be the same, line by line,
+# once addresses and pids are normalised.  Then the options that change
+# the output: -e trace= classes and negation, -s, -y, -z, -Z, -qq,
+# -e signal=.
+. "$(dirname "$0")/../lib/e2e.sh"
+. "$(dirname "$0")/../lib/ustrace.sh"
+
+command -v strace >/dev/null || skip_all "no strace to compare with"
+
+for mode in files mem net signals poll proc; do
+	same_trace $mode
+done
+same_trace_mt 'todo:threads:the engine misses a new thread'"'"'s first syscall (rseq)' -f
+
+same_trace files -e trace=%file
+same_trace mem '-e trace=!%memory,%desc'
+same_trace net -e trace=%network
+same_trace signals -e trace=%signal,kill
+same_trace files -s 5 -e trace=read,write
+same_trace files -y -e trace=openat,read,write,close
+same_trace files -z
+same_trace files -Z
+same_trace signals -qq -e signal=none
+same_trace proc -e trace=%process
+same_trace_mt threads -f -e trace=write,exit,exit_group
+
+# exit status: ustrace ends as the program did
+run_both "$CALLS" segv
+is "$USTRACE_RC" "$STRACE_RC" "a killed program: same exit status as strace ($STRACE_RC)"
+like "$(cat "$WORK/ustrace.out")" '^\+\+\+ killed by SIGSEGV' '+++ killed by SIGSEGV +++'
+like "$(cat "$WORK/ustrace.out")" '^--- SIGSEGV \{si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=0x8\} ---$' \
+	'--- SIGSEGV with its siginfo ---'
+
+# -c: the same syscalls, calls and errors (times differ by nature)
+run_both -c "$CALLS" files
+counts() { awk 'NF >= 5 && $1 ~ /^[0-9.]+$/ { print $(NF), $4, (NF == 6 ? $5 : 0) }' "$1" | sort; }
+is "$(counts "$WORK/ustrace.out")" "$(counts "$WORK/strace.out")" '-c: same calls and errors per syscall'
+like "$(cat "$WORK/ustrace.out")" '^% time +seconds +usecs/call +calls +errors syscall$' '-c: strace header'
+
+# -t, -tt, -ttt, -T: the time formats
+run_both -ttt -T -e trace=close "$CALLS" files
+all_like "$(grep -v '+++ exited' "$WORK/ustrace.out")" '^[0-9]+\.[0-9]{6} close\(.* <[0-9]+\.[0-9]{6}>$' '-ttt -T formats'
+run_both -tt -e trace=close "$CALLS" files
+all_like "$(grep -v '+++ exited' "$WORK/ustrace.out")" '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6} close\(' '-tt format'
+
+done_testing

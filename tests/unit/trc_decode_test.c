@@ -1,0 +1,261 @@
+/*
+ * The tracer core (src/tracer/) against a fake process: syscall events go
+ * in, strace's text must come out. The fake reader serves a few buffers
+ * at made-up addresses; everything else is unreadable, as an unmapped
+ * page would be.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "tap.h"
+#include "tracer/trc.h"
+#include "util/buf.h"
+
+struct region {
+	uint64_t addr;
+	const void *data;
+	size_t len;
+};
+
+static struct region regions[8];
+static int nregions;
+
+static void map(uint64_t addr, const void *data, size_t len)
+{
+	regions[nregions++] = (struct region){addr, data, len};
+}
+
+static ssize_t fake_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	int i;
+
+	(void)ctx;
+	for (i = 0; i < nregions; i++) {
+		const struct region *r = &regions[i];
+
+		if (addr >= r->addr && addr < r->addr + r->len) {
+			size_t n = r->addr + r->len - addr < len ? r->addr + r->len - addr : len;
+
+			memcpy(buf, (const char *)r->data + (addr - r->addr), n);
+			return (ssize_t)n;
+		}
+	}
+	return -1;
+}
+
+static int fake_fd_path(void *ctx, int fd, char *out, size_t outlen)
+{
+	(void)ctx;
+	snprintf(out, outlen, fd == AT_FDCWD ? "/cwd" : "/file%d", fd);
+	return 0;
+}
+
+static struct buf out;
+static const struct trc_reader rd = {NULL, fake_read, fake_fd_path, NULL};
+
+static void sink(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	buf_append(&out, s, n);
+}
+
+static struct trc_who who(pid_t tid)
+{
+	struct trc_who w = {tid, TRC_PERS_64, &rd, {0, 0}};
+
+	return w;
+}
+
+/* One whole syscall of thread 100: the line it prints. */
+static const char *call(struct trc *t, long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+			uint64_t a4, uint64_t a5, int64_t ret)
+{
+	uint64_t args[6] = {a0, a1, a2, a3, a4, a5};
+	struct trc_who w = who(100);
+
+	buf_reset(&out);
+	trc_syscall_entry(t, &w, nr, args);
+	trc_syscall_exit(t, &w, ret);
+	return out.data;
+}
+
+static struct trc *new_trc(void (*tweak)(struct trc_opts *))
+{
+	struct trc_opts o;
+
+	trc_opts_init(&o);
+	if (tweak)
+		tweak(&o);
+	return trc_new(&o, sink, NULL);
+}
+
+static void short_strings(struct trc_opts *o)
+{
+	o->strsize = 4;
+}
+
+static void fds(struct trc_opts *o)
+{
+	o->decode_fds = true;
+}
+
+static void failed_only(struct trc_opts *o)
+{
+	o->only_fail = true;
+}
+
+static void test_lines(void)
+{
+	static const char text[] = "a\"b\\\n\001\0019\377";
+	static const char path[] = "/etc/passwd";
+	struct trc *t = new_trc(NULL);
+
+	map(0x1000, text, sizeof(text) - 1);
+	map(0x2000, path, sizeof(path));
+	is_str(call(t, SYS_write, 1, 0x1000, 9, 0, 0, 0, 9),
+	       "write(1, \"a\\\"b\\\\\\n\\1\\19\\377\", 9)        = 9\n",
+	       "write: escapes, short octal");
+	is_str(call(t, SYS_openat, (uint64_t)AT_FDCWD, 0x2000, O_RDONLY | O_CLOEXEC, 0, 0, 0, 3),
+	       "openat(AT_FDCWD, \"/etc/passwd\", O_RDONLY|O_CLOEXEC) = 3\n", "openat flags");
+	is_str(call(t, SYS_open, 0x2000, O_WRONLY | O_CREAT | O_TRUNC, 0644, 0, 0, 0, -ENOENT),
+	       "open(\"/etc/passwd\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = -1 ENOENT (No such file or "
+	       "directory)\n",
+	       "open with a mode, failing");
+	is_str(call(t, SYS_mmap, 0, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    (uint64_t)-1, 0, 0x7f0000000000),
+	       "mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = "
+	       "0x7f0000000000\n",
+	       "mmap: flags, hex return");
+	is_str(call(t, SYS_read, 3, 0x1000, 100, 0, 0, 0, 3),
+	       "read(3, \"a\\\"b\", 100)                    = 3\n",
+	       "read: data at exit, as much as returned");
+	is_str(call(t, SYS_read, 3, 0x9000, 100, 0, 0, 0, 3),
+	       "read(3, 0x9000, 100)                    = 3\n", "unreadable buffer: its address");
+	is_str(call(t, SYS_getpid, 0, 0, 0, 0, 0, 0, 100),
+	       "getpid()                                = 100\n", "no arguments");
+	is_str(call(t, 1000, 1, 2, 3, 4, 5, 6, 0),
+	       "syscall_0x3e8(0x1, 0x2, 0x3, 0x4, 0x5, 0x6) = 0\n", "unknown syscall: raw");
+	is_str(call(t, SYS_close, 3, 0, 0, 0, 0, 0, -512),
+	       "close(3)                                = ? ERESTARTSYS (To be restarted if "
+	       "SA_RESTART is set)\n",
+	       "restart codes");
+	trc_free(t);
+
+	t = new_trc(short_strings);
+	is_str(call(t, SYS_write, 1, 0x1000, 9, 0, 0, 0, 9),
+	       "write(1, \"a\\\"b\\\\\"..., 9)                = 9\n", "-s 4 cuts with ...");
+	trc_free(t);
+
+	t = new_trc(fds);
+	is_str(call(t, SYS_close, 3, 0, 0, 0, 0, 0, 0),
+	       "close(3</file3>)                        = 0\n", "-y: the fd's path");
+	trc_free(t);
+}
+
+static void test_threads(void)
+{
+	struct trc *t = new_trc(NULL);
+	uint64_t args[6] = {0, 0x1000, 5};
+	struct trc_who a = who(100), b = who(101);
+	siginfo_t si;
+
+	buf_reset(&out);
+	trc_thread_new(t, 100);
+	trc_thread_new(t, 101);
+	trc_syscall_entry(t, &a, SYS_read, args);
+	args[0] = 1;
+	trc_syscall_entry(t, &b, SYS_write, args);
+	trc_syscall_exit(t, &b, 5);
+	trc_syscall_exit(t, &a, 3);
+	is_str(out.data,
+	       "[pid   100] read(0,  <unfinished ...>\n"
+	       "[pid   101] write(1, \"a\\\"b\\\\\\n\", 5)     = 5\n"
+	       "[pid   100] <... read resumed>\"a\\\"b\", 5) = 3\n",
+	       "unfinished and resumed across threads");
+
+	buf_reset(&out);
+	args[0] = 0;
+	trc_syscall_entry(t, &b, SYS_exit_group, args);
+	trc_exited(t, &b, 0);
+	is_str(out.data,
+	       "[pid   101] exit_group(0)               = ?\n[pid   101] +++ exited with 0 +++\n",
+	       "exit_group: = ? then +++ exited");
+
+	buf_reset(&out);
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGUSR1;
+	si.si_code = SI_USER;
+	si.si_pid = 7;
+	trc_signal(t, &a, &si);
+	trc_killed(t, &a, SIGKILL, false);
+	is_str(out.data,
+	       "--- SIGUSR1 {si_signo=SIGUSR1, si_code=SI_USER, si_pid=7, si_uid=0} ---\n"
+	       "+++ killed by SIGKILL +++\n",
+	       "signal and death (one thread left: no prefix)");
+	trc_free(t);
+}
+
+static void test_staging(void)
+{
+	struct trc *t = new_trc(failed_only);
+
+	is_str(call(t, SYS_close, 3, 0, 0, 0, 0, 0, 0), "", "-Z hides a success");
+	is_str(call(t, SYS_close, 3, 0, 0, 0, 0, 0, -EBADF),
+	       "close(3)                                = -1 EBADF (Bad file descriptor)\n",
+	       "-Z shows a failure");
+	trc_free(t);
+}
+
+static void test_filters(void)
+{
+	struct trc_opts o;
+	char err[128];
+
+	trc_opts_init(&o);
+	ok(trc_traces_all(&o, TRC_PERS_64), "default: every syscall");
+	is_int(trc_parse_trace(&o, "%file", err, sizeof(err)), 0, "%%file parses");
+	ok(trc_set_has(&o.trace[TRC_PERS_64], SYS_openat), "%%file has openat");
+	ok(trc_set_has(&o.trace[TRC_PERS_64], SYS_execve), "%%file has execve");
+	ok(!trc_set_has(&o.trace[TRC_PERS_64], SYS_read), "%%file has no read");
+	is_int(trc_parse_trace(&o, "!write,%memory", err, sizeof(err)), 0, "negation parses");
+	ok(!trc_set_has(&o.trace[TRC_PERS_64], SYS_write) &&
+		   !trc_set_has(&o.trace[TRC_PERS_64], SYS_mmap) &&
+		   trc_set_has(&o.trace[TRC_PERS_64], SYS_read),
+	   "!write,%%memory: all but those");
+	is_int(trc_parse_trace(&o, "bogus", err, sizeof(err)), -1, "unknown name refused");
+	is_str(err, "invalid system call 'bogus'", "... with strace's message");
+	is_int(trc_parse_trace(&o, "?bogus,close", err, sizeof(err)), 0, "?name: ignored");
+	is_int(trc_traced_nrs(&o, TRC_PERS_64, NULL, 0), 1, "one syscall left");
+	is_int(trc_parse_signals(&o, "!SIGCHLD,usr1", err, sizeof(err)), 0, "signal set parses");
+	ok(!trc_set_has(&o.signals, SIGCHLD) && !trc_set_has(&o.signals, SIGUSR1) &&
+		   trc_set_has(&o.signals, SIGTERM),
+	   "signal set: all but CHLD and USR1");
+}
+
+static void test_tables(void)
+{
+	is_str(trc_syscall_name(TRC_PERS_64, 0), "read", "x86-64 0 is read");
+	is_str(trc_syscall_name(TRC_PERS_32, 3), "read", "i386 3 is read");
+	is_int(trc_syscall_nr(TRC_PERS_64, "execve"), SYS_execve, "execve's number");
+	is_str(trc_errno_name(ENOENT), "ENOENT", "errno names");
+	is_str(trc_errno_name(EAGAIN), "EAGAIN", "EAGAIN, not its alias");
+	is_str(trc_signal_name(32), "SIGRTMIN", "32 is SIGRTMIN");
+	is_str(trc_signal_name(35), "SIGRT_3", "35 is SIGRT_3");
+	is_int(trc_signal_nr("TERM"), SIGTERM, "TERM without SIG");
+}
+
+int main(void)
+{
+	buf_init(&out);
+	test_lines();
+	test_threads();
+	test_staging();
+	test_filters();
+	test_tables();
+	buf_free(&out);
+	return done_testing();
+}

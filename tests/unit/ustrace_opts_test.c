@@ -1,0 +1,71 @@
+/*
+ * ustrace's command line (src/ustrace/ustrace_opts.c): strace's spelling
+ * of every option, and the errors strace gives.
+ */
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "tap.h"
+#include "ustrace/ustrace.h"
+
+static struct ust_opts o;
+static char err[256];
+
+/* Parse a NULL-terminated list of words; returns ust_parse's result. */
+#define PARSE(...) parse((char *[]){"ustrace", __VA_ARGS__, NULL})
+
+static int parse(char **argv)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	err[0] = 0;
+	return ust_parse(&o, argc, argv, err, sizeof(err));
+}
+
+int main(void)
+{
+	is_int(PARSE("ls", "-l"), 0, "PROG ARGS");
+	ok(o.argv && !strcmp(o.argv[0], "ls") && !strcmp(o.argv[1], "-l"), "... kept as given");
+	is_int(o.trc.strsize, 32, "-s defaults to 32");
+
+	is_int(PARSE("-f", "-s", "64", "-tt", "-T", "-y", "-o", "out", "prog"), 0, "many options");
+	ok(o.follow && o.trc.strsize == 64 && o.trc.tstamp == 2 && o.trc.show_time &&
+		   o.trc.decode_fds && !strcmp(o.outfile, "out"),
+	   "... each one set");
+	is_int(o.trc.pfx, TRC_PFX_PLAIN, "-o with -f: plain pid prefixes");
+
+	is_int(PARSE("-p", "12,34", "-p", "56"), 0, "-p lists");
+	is_int(o.npids, 3, "three pids");
+	is_int(o.pids[2], 56, "in order");
+	ok(!o.argv, "no program with -p");
+
+	is_int(PARSE("-e", "trace=%network", "-e", "signal=!SIGCHLD", "prog"), 0, "-e qualifiers");
+	ok(trc_set_has(&o.trc.trace[TRC_PERS_64], SYS_connect) &&
+		   !trc_set_has(&o.trc.trace[TRC_PERS_64], SYS_read),
+	   "trace=%%network");
+	ok(!trc_set_has(&o.trc.signals, 17) && trc_set_has(&o.trc.signals, 10), "signal=!SIGCHLD");
+	is_int(PARSE("-e", "write", "prog"), 0, "-e NAME alone");
+	is_int(trc_traced_nrs(&o.trc, TRC_PERS_64, NULL, 0), 1, "... traces NAME only");
+
+	is_int(PARSE("-c", "-qq", "--seccomp-bpf", "prog"), 0, "-c -qq --seccomp-bpf");
+	ok(o.trc.count == TRC_COUNT_ONLY && o.quiet == 2 && o.seccomp, "... set");
+	is_int(PARSE("-C", "-z", "prog"), 0, "-C -z");
+	ok(o.trc.count == TRC_COUNT_TOO && o.trc.only_ok, "... set");
+
+	is_int(PARSE("-h"), 0, "-h");
+	is_int(o.action, UST_HELP, "... asks for help");
+	is_int(PARSE("-V"), 0, "-V");
+	is_int(o.action, UST_VERSION, "... asks for the version");
+
+	is_int(PARSE("-f"), -1, "nothing to trace");
+	is_str(err, "must have PROG [ARGS] or -p PID", "... strace's message");
+	is_int(PARSE("-p", "x1"), -1, "bad pid");
+	is_str(err, "Invalid process id: 'x1'", "... strace's message");
+	is_int(PARSE("-s", "-3", "prog"), -1, "bad -s");
+	is_int(PARSE("-e", "trace=nope", "prog"), -1, "unknown syscall");
+	is_int(PARSE("-e", "inject=all:error=EIO", "prog"), -1, "unsupported qualifier refused");
+	is_int(PARSE("-X", "prog"), -1, "unknown option");
+	return done_testing();
+}
