@@ -54,8 +54,9 @@ bool bp_trap_present(struct uproc *p, struct swbp *bp)
 		return false;
 	if (p->step_over && p->step_over_addr == bp->addr)
 		return true; /* lifted for the step over; back when it is done */
-	if (mem_read_raw(p, bp->addr, cur, len) != (ssize_t)len ||
-	    memcmp(cur, p->arch->trap_insn, len) != 0)
+	if (mem_read_raw(p, bp->addr, cur, len) != (ssize_t)len)
+		return false; /* unmapped: still "inserted", but nothing to restore */
+	if (memcmp(cur, p->arch->trap_insn, len) != 0)
 		bp->inserted = false;
 	return bp->inserted;
 }
@@ -103,6 +104,7 @@ int bp_sw_remove(struct engine *e, uint64_t addr)
 {
 	struct uproc *p = e->p;
 	struct swbp **pp, *bp;
+	int err = 0;
 
 	for (pp = &p->bps; *pp && (*pp)->addr != addr; pp = &(*pp)->next)
 		;
@@ -115,10 +117,12 @@ int bp_sw_remove(struct engine *e, uint64_t addr)
 	if (!p->exited && bp_trap_present(p, bp)) {
 		bp_write_insn(p, bp, false);
 		p->moribund[p->moribund_next++ % MORIBUND_MAX] = addr;
+	} else if (!p->exited && bp->inserted) {
+		err = -EIO; /* unmapped: gdb warns that it could not remove it */
 	}
 	*pp = bp->next;
 	free(bp);
-	return 0;
+	return err;
 }
 
 static enum arch_dr_type dr_type(enum engine_bp_type type)

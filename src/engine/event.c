@@ -128,6 +128,21 @@ static bool hw_matches(const struct hwbp *h, const struct uevent *ev)
 	return ev->addr >= h->addr && ev->addr < h->addr + (uint64_t)h->len;
 }
 
+/*
+ * Engines with a breakpoint where th stands: a signal there is theirs
+ * even if passed (gdb's call-dummy breakpoint on a non-executable stack
+ * returns as a SIGSEGV at that address), as gdbserver does.
+ */
+static uint64_t bp_owners_at_pc(struct uthread *th)
+{
+	struct swbp *bp;
+
+	if (!th->p->bps || regs_fetch(th, false) < 0)
+		return 0;
+	bp = bp_find(th->p, arch_pc(th->p->arch, &th->regs));
+	return bp ? bp->owners : 0;
+}
+
 static unsigned event_need(const struct uevent *ev)
 {
 	if (ev->kind == UEV_EXEC)
@@ -145,10 +160,15 @@ uint64_t event_wanted_by(struct uthread *th, const struct uevent *ev)
 
 	switch (ev->kind) {
 	case UEV_SIGNAL:
+		/*
+		 * A passed signal is still reported to an engine stepping the
+		 * thread (as gdbserver does): gdb must know a handler is about
+		 * to run inside its step.
+		 */
 		for_each_engine(p, e)
-			if (!e->pass[ev->sig])
+			if (!e->pass[ev->sig] || (!e->observer && (th->step_mask & ENGINE_BIT(e))))
 				want |= ENGINE_BIT(e);
-		return want;
+		return want | bp_owners_at_pc(th);
 	case UEV_SWBREAK:
 		bp = bp_find(p, ev->addr);
 		return bp ? bp->owners : 0;
