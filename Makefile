@@ -103,9 +103,15 @@ $(B)/inferiors32/%: tests/inferiors/%.c
 inferiors32: $(INFERIORS32)
 
 # Installs what the tests need when it is missing (root, Debian), then runs all tests.
+# E2E32: the end-to-end tests that also run against 32-bit (-m32) programs.
+E2E32 := attach_reader launch_break signals threads vectors engines_two_gdb catch_syscall
+
+# Installs what the tests need when it is missing (root, Debian), then runs all tests.
 check: all $(UNITS) $(INFERIORS) $(TOOLS) check-layers
 	@tests/lib/deps.sh
+	@$(MAKE) --no-print-directory inferiors32
 	prove -f $(UNITS) tests/e2e/*.t
+	INFDIR=$(B)/inferiors32 prove -f $(wildcard $(patsubst %,tests/e2e/%.t,$(E2E32)))
 
 unit: $(UNITS)
 	prove -f $(UNITS)

@@ -115,12 +115,13 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct ep_fuse *fs = fuse_req_userdata(req);
 	struct fuse_entry_param e = {0};
-	char *end;
+	char *end = NULL;
 	long pid;
 
 	if (INO_NODE(parent) == NODE_ROOT) {
-		pid = strtol(name, &end, 10);
-		e.ino = *name && !*end && pid > 0 && pid < (1L << 30) ? INO(pid, NODE_DIR) : 0;
+		/* digits only, no leading zero: one name per pid */
+		pid = *name >= '1' && *name <= '9' ? strtol(name, &end, 10) : 0;
+		e.ino = pid > 0 && !*end && pid < (1L << 30) ? INO(pid, NODE_DIR) : 0;
 	} else if (INO_NODE(parent) == NODE_DIR) {
 		e.ino = !strcmp(name, "gdb")	   ? INO(INO_PID(parent), NODE_GDB)
 			: !strcmp(name, "engines") ? INO(INO_PID(parent), NODE_ENGINES)
@@ -292,9 +293,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 
 	(void)ino;
 	if (f->node == NODE_ENGINES) {
-		size_t len = f->text.len, start = off < 0	      ? len
-						  : (size_t)off < len ? (size_t)off
-								      : len;
+		size_t len = f->text.len, start = off >= 0 && (size_t)off < len ? (size_t)off : len;
 
 		fuse_reply_buf(req, f->text.data + start, len - start < size ? len - start : size);
 	} else if (f->node != NODE_GDB) {
