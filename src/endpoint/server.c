@@ -250,7 +250,9 @@ static void settle(struct server *sv)
 	}
 	for (c = sv->conns; c; c = next) {
 		bool primary = c->primary, dead = c->dead;
-		bool done = !c->s->rsp.out.len && (primary ? nothing_left(sv) : !c->s->engine);
+		/* (in non-stop, gdb must still drain the exit with vStopped) */
+		bool done = !c->s->rsp.out.len && !c->s->nsq_len &&
+			    (primary ? nothing_left(sv) : !c->s->engine);
 
 		next = c->next;
 		if (!dead && !done)

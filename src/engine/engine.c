@@ -14,6 +14,10 @@
 
 void engine_report(struct engine *e, const struct engine_stop *st)
 {
+	if (e->nonstop) {
+		nonstop_queue(e, st);
+		return;
+	}
 	if (&e->report != st)
 		e->report = *st;
 	e->notify = true;
@@ -108,12 +112,31 @@ static void resume_signal(struct engine *e, struct uthread *th, int sig)
 	}
 }
 
+/* Non-stop: let go of the named threads that are stopped for e; leave the rest. */
+static int resume_nonstop(struct engine *e, const struct engine_resume *acts, size_t n)
+{
+	for_each_thread(e->p, th) {
+		const struct engine_resume *a = find_action(acts, n, th->tid);
+
+		if (!a || a->action == ENGINE_HOLD || !(th->hold_mask & ENGINE_BIT(e)))
+			continue;
+		th->hold_mask &= ~ENGINE_BIT(e);
+		if (a->action == ENGINE_STEP)
+			th->step_mask |= ENGINE_BIT(e);
+		resume_signal(e, th, a->sig);
+	}
+	sched_update(e->p);
+	return 0;
+}
+
 int engine_resume(struct engine *e, const struct engine_resume *acts, size_t n)
 {
 	struct uproc *p = e->p;
 
 	if (e->dead)
 		return -ESRCH;
+	if (e->nonstop)
+		return resume_nonstop(e, acts, n);
 	if (!e->stopped)
 		return -EBUSY;
 	for_each_thread(p, th) {

@@ -43,6 +43,7 @@ enum engine_stop_kind {
 	ENGINE_STOP_VFORK,	/* tid vforked: child pid; the parent waits for it */
 	ENGINE_STOP_VFORK_DONE, /* the vfork child exec'd or exited */
 	ENGINE_STOP_EXEC,	/* tid exec'd a new program (engine_exe_path) */
+	ENGINE_STOP_STOPPED,	/* non-stop: tid stopped as asked (engine_stop_thread), no signal */
 };
 
 struct engine_stop {
@@ -217,6 +218,21 @@ void engine_set_events(struct engine *e, unsigned mask);
  * only once it is resumed or detached). Each call hands it over once.
  */
 struct engine *engine_fork_child(struct engine *e);
+
+/*
+ * Non-stop (gdb's QNonStop:1): threads stop and run one by one. Each
+ * event stops only its thread for this engine, and on_stop() is called
+ * once per stopped thread; engine_resume() then lets go of the threads it
+ * names and leaves the others as they are. Switch on while stopped for e
+ * (every thread then counts as stopped for it); switch off only when every
+ * thread is stopped for it.
+ */
+int engine_set_nonstop(struct engine *e, bool on);
+bool engine_nonstop(const struct engine *e);
+/* Non-stop: stop tid (-1: every thread) for e; ctrlc reports SIGINT. All-stop: a ^C. */
+int engine_stop_thread(struct engine *e, pid_t tid, bool ctrlc);
+/* Is tid stopped for e (non-stop: that thread; all-stop: the whole process)? */
+bool engine_thread_stopped(struct engine *e, pid_t tid);
 
 /* Memory. Reads never show breakpoint bytes; writes keep them. */
 ssize_t engine_mem_read(struct engine *e, uint64_t addr, void *buf, size_t len);

@@ -56,6 +56,7 @@ static void engine_unlink(struct engine *e)
 		}
 	}
 	p->slots &= ~ENGINE_BIT(e);
+	free(e->nsq);
 	free(e);
 	sys_update(p);
 }
@@ -281,6 +282,8 @@ void engine_detach(struct engine *e)
 		th->hold_mask &= ~ENGINE_BIT(e);
 		th->step_mask &= ~ENGINE_BIT(e);
 		th->sig_owners &= ~ENGINE_BIT(e);
+		th->stop_req &= ~ENGINE_BIT(e);
+		th->ctrlc_req &= ~ENGINE_BIT(e);
 	}
 	engine_unlink(e);
 	if (p->engines) {

@@ -73,6 +73,8 @@ struct uthread {
 	int deliver_sig;	/* signal to inject at the next resume */
 	uint64_t sig_owners;	/* engines that stopped for deliver_sig */
 	uint64_t hold_mask;	/* engines that keep this thread stopped */
+	uint64_t stop_req;	/* non-stop engines that asked it to stop */
+	uint64_t ctrlc_req;	/* ... with ^C (reported as SIGINT) */
 	uint64_t step_mask;	/* engines that want it single-stepped */
 	struct arch_regs regs;
 };
@@ -109,6 +111,9 @@ struct engine {
 	bool observer;		 /* hears events through on_event, never stops */
 	unsigned events;	 /* ENGINE_EVENT_* */
 	struct engine *child;	 /* its engine on a fork child, until taken */
+	bool nonstop;		 /* per-thread stops (nonstop.c) */
+	struct engine_stop *nsq; /* non-stop reports not yet handed to on_stop() */
+	size_t nsq_len, nsq_cap;
 	unsigned observe;	 /* ENGINE_OBSERVE_* */
 	struct hwbp *hw;    /* this engine's hardware breakpoints/watchpoints */
 };
@@ -168,6 +173,12 @@ void uproc_detach_all(struct uproc *p);
 void uproc_stop_all_sync(struct uproc *p);
 void uproc_handle_status(struct uproc *p, struct uthread *th, int status);
 void uproc_exited(struct uproc *p, int status);
+
+/* nonstop.c */
+void nonstop_queue(struct engine *e, const struct engine_stop *st);
+bool nonstop_take(struct engine *e, struct engine_stop *st);
+void nonstop_report(struct engine *e, struct uthread *th, const struct engine_stop *st);
+void nonstop_stop_requests(struct uproc *p);
 
 /* fork.c */
 void fork_event(struct uthread *th, pid_t child, bool vfork);

@@ -246,7 +246,7 @@ void event_dispatch(struct uthread *th)
 	uint64_t want = event_wanted_by(th, &ev);
 
 	for_each_engine(p, e) {
-		if (!(want & ENGINE_BIT(e)) || !(e->stopped || e->has_report))
+		if (!(want & ENGINE_BIT(e)) || e->nonstop || !(e->stopped || e->has_report))
 			continue;
 		/* someone who wants it is busy: keep it for later */
 		if (ev.kind == UEV_SWBREAK)
@@ -263,8 +263,15 @@ void event_dispatch(struct uthread *th)
 	if (ev.kind == UEV_SWBREAK)
 		th->at_bp = true;
 	for_each_engine(p, e) {
+		struct engine_stop st;
+
 		if (!(want & ENGINE_BIT(e)))
 			continue;
+		if (e->nonstop) {
+			make_stop(th, &ev, e, &st);
+			nonstop_report(e, th, &st);
+			continue;
+		}
 		make_stop(th, &ev, e, &e->report);
 		e->has_report = true;
 	}

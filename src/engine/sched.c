@@ -97,7 +97,7 @@ static int resume_thread(struct uthread *th, bool step)
 
 static bool runnable(const struct uthread *th)
 {
-	return th->stopped && !th->has_pending && !th->hold_mask;
+	return th->stopped && !th->has_pending && !th->hold_mask && !th->stop_req;
 }
 
 /* A runnable thread sitting on an inserted trap it was stopped at. */
@@ -187,6 +187,7 @@ void sched_update(struct uproc *p)
 	for_each_thread(p, t)
 		if (t->stopped && t->has_pending)
 			event_dispatch(t);
+	nonstop_stop_requests(p);
 	if (need_stop(p)) {
 		if (!stop_threads(p))
 			return;

@@ -204,8 +204,15 @@ static void notify_all(struct tracer *t)
 
 				if (!e->notify)
 					continue;
-				e->notify = false;
-				st = e->report;
+				if (e->nonstop) {
+					if (!nonstop_take(e, &st)) {
+						e->notify = false;
+						continue;
+					}
+				} else {
+					e->notify = false;
+					st = e->report;
+				}
 				/* the callback may detach engines or free p: rescan */
 				e->client.on_stop(e->client.ctx, &st);
 				again = true;

@@ -41,6 +41,9 @@ struct gdb_session {
 	struct engine_stop pend[GDB_MAX_PROCS]; /* stops gdb has not heard yet */
 	size_t npend;
 	unsigned events;	    /* ENGINE_EVENT_* gdb asked for in qSupported */
+	bool nonstop;		    /* QNonStop:1 */
+	struct engine_stop *nsq;    /* non-stop stops gdb has not drained (vStopped) */
+	size_t nsq_len, nsq_cap;
 	struct tracer *tracer;
 	struct gdb_server *server;
 	bool extended;		    /* '!' received */

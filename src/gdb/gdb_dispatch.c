@@ -54,6 +54,8 @@ const struct gdb_packet gdb_packets[] = {
 	{"vCont?", GDB_EXACT, gdb_handle_vcont_query, true, NULL, GDB_DISABLE_VCONT},
 	{"vCont", GDB_PARAM, gdb_handle_vcont, true, "vContSupported+", GDB_DISABLE_VCONT},
 	{"vCtrlC", GDB_EXACT, gdb_handle_vctrlc, true, NULL, 0},
+	{"vStopped", GDB_EXACT, gdb_handle_vstopped, false, NULL, 0},
+	{"QNonStop", GDB_PARAM, gdb_handle_qnonstop, false, "QNonStop+", 0},
 	{"c", GDB_PREFIX, gdb_handle_c, true, NULL, 0},
 	{"C", GDB_PREFIX, gdb_handle_c, true, NULL, 0},
 	{"s", GDB_PREFIX, gdb_handle_c, true, NULL, 0},

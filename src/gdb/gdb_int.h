@@ -71,6 +71,13 @@ int gdb_kill_process(struct gdb_session *s);
 int gdb_handle_qsupported(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_noack(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_pass_signals(struct gdb_session *s, const char *p, size_t len);
+/* gdb_nonstop.c */
+void gdb_nonstop_on_stop(struct gdb_session *s, const struct engine_stop *st);
+int gdb_nonstop_question(struct gdb_session *s);
+void gdb_nonstop_free(struct gdb_session *s);
+int gdb_handle_qnonstop(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_vstopped(struct gdb_session *s, const char *p, size_t len);
+
 /* gdb_procs.c */
 struct gdb_proc *gdb_proc_of(struct gdb_session *s, pid_t pid);
 int gdb_proc_add(struct gdb_session *s, struct engine *e);

@@ -120,7 +120,11 @@ bool gdb_procs_on_stop(struct gdb_session *s, const struct engine_stop *st)
 
 		if (child && gdb_proc_add(s, child) < 0)
 			engine_detach(child);
+		else if (child && s->nonstop)
+			engine_set_nonstop(child, true);
 	}
+	if (s->nonstop)
+		return false; /* gdb_nonstop_on_stop() queues it */
 	if (!s->waiting) {
 		keep_pending(s, st);
 		return false;

@@ -15,6 +15,8 @@ int gdb_handle_question(struct gdb_session *s, const char *p, size_t len)
 {
 	(void)p;
 	(void)len;
+	if (s->nonstop)
+		return gdb_nonstop_question(s);
 	s->npend = 0; /* gdb learns the state from this reply */
 	if (!s->have_last) {
 		buf_puts(&s->reply, "W00");
@@ -44,6 +46,27 @@ static int host_signal(struct gdb_session *s, uint64_t gsig)
 	return sig;
 }
 
+/* Non-stop: "OK" at once; 't' actions stop their threads, the others resume theirs. */
+static int resume_nonstop(struct gdb_session *s, const struct engine_resume *acts,
+			  const pid_t *pids, size_t n)
+{
+	int err = gdb_procs_resume(s, acts, pids, n);
+
+	for (size_t i = 0; i < n; i++) {
+		struct gdb_proc *pr = pids[i] > 0 ? gdb_proc_of(s, pids[i]) : NULL;
+
+		if (acts[i].action != ENGINE_HOLD)
+			continue;
+		for (size_t k = 0; k < s->nprocs; k++)
+			if (!pr || pr == &s->procs[k])
+				engine_stop_thread(s->procs[k].e, acts[i].tid, false);
+	}
+	if (err && err != -ESRCH)
+		return err;
+	buf_puts(&s->reply, "OK");
+	return 0;
+}
+
 /*
  * Resume; pids[i] is the process acts[i] names (0: any). A stop gdb has
  * not heard of yet answers at once instead, nothing resumed.
@@ -54,6 +77,8 @@ static int start_resume(struct gdb_session *s, const struct engine_resume *acts,
 	struct engine_stop st;
 	int err;
 
+	if (s->nonstop)
+		return resume_nonstop(s, acts, pids, n);
 	if (gdb_procs_take_pending(s, &st)) {
 		s->last = st;
 		s->have_last = true;
@@ -130,9 +155,11 @@ int gdb_handle_vcont(struct gdb_session *s, const char *p, size_t len)
 
 int gdb_handle_vctrlc(struct gdb_session *s, const char *p, size_t len)
 {
+	int err;
+
 	(void)p;
 	(void)len;
-	int err = engine_interrupt(s->engine);
+	err = engine_stop_thread(s->engine, engine_pid(s->engine), true);
 
 	if (err)
 		return err;

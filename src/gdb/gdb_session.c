@@ -23,6 +23,7 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 	if (gone && s->server && s->server->on_exit && !s->secondary && s->nprocs <= 1)
 		s->server->on_exit(s, st);
 	if (gdb_procs_on_stop(s, st)) {
+		/* all-stop: the answer to the resume */
 		s->last = *st;
 		s->have_last = true;
 		s->waiting = false;
@@ -31,6 +32,8 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 		if (s->server && s->server->remote_debug)
 			fprintf(stderr, "putpkt (\"%.*s\"); [stop]\n", (int)s->reply.len, s->reply.data);
 		rsp_send(&s->rsp, s->reply.data, s->reply.len);
+	} else if (s->nonstop) {
+		gdb_nonstop_on_stop(s, st);
 	} else if (s->nprocs <= 1) {
 		s->last = *st; /* for '?' of the next client */
 		s->have_last = true;
@@ -71,12 +74,15 @@ void gdb_session_set_engine(struct gdb_session *s, struct engine *e)
 	s->have_last = true;
 	engine_set_pass_signals(e, s->pass);
 	gdb_apply_catch(s);
+	if (s->nonstop)
+		engine_set_nonstop(e, true);
 }
 
 void gdb_session_free(struct gdb_session *s)
 {
 	gdb_vfile_close_all(s);
 	gdb_session_leave(s, false);
+	gdb_nonstop_free(s);
 	gdb_extended_free(s);
 	rsp_conn_free(&s->rsp);
 	buf_free(&s->reply);

@@ -86,6 +86,8 @@ static int stop_signal(const struct engine_stop *st)
 		return st->sig;
 	case ENGINE_STOP_INTERRUPT:
 		return SIGINT;
+	case ENGINE_STOP_STOPPED:
+		return 0;
 	default:
 		return SIGTRAP;
 	}

@@ -1,0 +1,158 @@
+/*
+ * nonstop.c: engines whose threads stop and run one by one (gdb's non-stop).
+ *
+ * An all-stop engine that hears of an event holds every thread until it
+ * resumes. A non-stop engine holds only the thread the event happened
+ * in: the report is queued for it at once, the other threads go on, and
+ * a resume names the threads it lets go. Its stops are per thread, so it
+ * may have several reports waiting: they are queued (e->nsq) and handed
+ * to on_stop() one by one.
+ *
+ * Stopping a thread on request (vCont;t, vCtrlC) is a per-thread wish
+ * too (th->stop_req): the thread is interrupted, and once stopped with
+ * nothing else to say it is reported as stopped (or as SIGINT for ^C).
+ */
+#include "engine_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+
+/* Queue a report for a non-stop engine. */
+void nonstop_queue(struct engine *e, const struct engine_stop *st)
+{
+	if (e->nsq_len == e->nsq_cap) {
+		size_t cap = e->nsq_cap ? e->nsq_cap * 2 : 8;
+		struct engine_stop *q = realloc(e->nsq, cap * sizeof(*q));
+
+		if (!q)
+			return; /* the thread stays held; gdb sees it in its thread list */
+		e->nsq = q;
+		e->nsq_cap = cap;
+	}
+	e->nsq[e->nsq_len++] = *st;
+	e->notify = true;
+	tracer_wake(e->p->t);
+}
+
+/* Take the oldest queued report; false when none. */
+bool nonstop_take(struct engine *e, struct engine_stop *st)
+{
+	if (!e->nsq_len)
+		return false;
+	*st = e->nsq[0];
+	memmove(e->nsq, e->nsq + 1, --e->nsq_len * sizeof(*st));
+	return true;
+}
+
+/* An event of th for non-stop engine e: th alone stops for it. */
+void nonstop_report(struct engine *e, struct uthread *th, const struct engine_stop *st)
+{
+	th->hold_mask |= ENGINE_BIT(e);
+	th->step_mask &= ~ENGINE_BIT(e);
+	th->stop_req &= ~ENGINE_BIT(e);
+	nonstop_queue(e, st);
+}
+
+/* Threads asked to stop: interrupt them, and report those stopped with nothing else to say. */
+void nonstop_stop_requests(struct uproc *p)
+{
+	for_each_thread(p, th) {
+		if (!th->stop_req)
+			continue;
+		if (!th->stopped) {
+			if (!th->interrupting && ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L) == 0)
+				th->interrupting = true;
+			continue;
+		}
+		if (th->has_pending)
+			continue; /* its event is the report */
+		for_each_engine(p, e) {
+			struct engine_stop st = { .kind = ENGINE_STOP_STOPPED,
+						  .pid = p->pid,
+						  .tid = th->tid };
+
+			if (!(th->stop_req & ENGINE_BIT(e)))
+				continue;
+			if (th->ctrlc_req & ENGINE_BIT(e)) {
+				st.kind = ENGINE_STOP_INTERRUPT;
+				st.sig = SIGINT;
+			}
+			nonstop_report(e, th, &st);
+		}
+		th->stop_req = 0;
+		th->ctrlc_req = 0;
+	}
+}
+
+int engine_set_nonstop(struct engine *e, bool on)
+{
+	struct uproc *p = e->p;
+
+	if (e->dead)
+		return -ESRCH;
+	if (on == e->nonstop)
+		return 0;
+	if (on) {
+		/* every thread stopped for it stays so, each on its own */
+		if (!e->stopped)
+			return -EBUSY;
+		for_each_thread(p, th)
+			th->hold_mask |= ENGINE_BIT(e);
+		e->stopped = false;
+		e->nonstop = true;
+		return 0;
+	}
+	/* back to all-stop: every thread must be stopped for it */
+	for_each_thread(p, th)
+		if (!(th->hold_mask & ENGINE_BIT(e)))
+			return -EBUSY;
+	for_each_thread(p, th)
+		th->hold_mask &= ~ENGINE_BIT(e);
+	e->nonstop = false;
+	e->stopped = true;
+	e->nsq_len = 0;
+	return 0;
+}
+
+bool engine_nonstop(const struct engine *e)
+{
+	return e->nonstop;
+}
+
+int engine_stop_thread(struct engine *e, pid_t tid, bool ctrlc)
+{
+	struct uproc *p = e->p;
+	bool any = false;
+
+	if (e->dead)
+		return -ESRCH;
+	if (!e->nonstop)
+		return engine_interrupt(e);
+	for_each_thread(p, th) {
+		if (tid != -1 && th->tid != tid)
+			continue;
+		any = true;
+		if (th->hold_mask & ENGINE_BIT(e))
+			continue; /* already stopped for it */
+		th->stop_req |= ENGINE_BIT(e);
+		if (ctrlc)
+			th->ctrlc_req |= ENGINE_BIT(e);
+	}
+	if (!any)
+		return -ESRCH;
+	sched_update(p);
+	return 0;
+}
+
+bool engine_thread_stopped(struct engine *e, pid_t tid)
+{
+	struct uthread *th = uproc_thread(e->p, tid);
+
+	if (!th)
+		return false;
+	if (!e->nonstop)
+		return e->stopped;
+	return th->hold_mask & ENGINE_BIT(e);
+}
