@@ -259,6 +259,20 @@ int engine_regs(struct engine *e, pid_t tid, struct arch_regs **out)
 	return 0;
 }
 
+int engine_pc(struct engine *e, pid_t tid, uint64_t *pc)
+{
+	int err;
+	struct uthread *th = stopped_thread(e, tid, &err);
+
+	if (!th)
+		return err;
+	err = regs_fetch(th, false);
+	if (err)
+		return err;
+	*pc = arch_pc(e->p->arch, &th->regs);
+	return 0;
+}
+
 int engine_regs_store(struct engine *e, pid_t tid, unsigned which)
 {
 	int err;

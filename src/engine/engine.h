@@ -245,6 +245,8 @@ ssize_t engine_mem_write(struct engine *e, uint64_t addr, const void *buf, size_
  */
 int engine_regs(struct engine *e, pid_t tid, struct arch_regs **out);
 int engine_regs_store(struct engine *e, pid_t tid, unsigned which);
+/* The program counter of a stopped thread (general registers only: cheap). */
+int engine_pc(struct engine *e, pid_t tid, uint64_t *pc);
 
 int engine_siginfo_get(struct engine *e, pid_t tid, siginfo_t *si);
 int engine_siginfo_set(struct engine *e, pid_t tid, const siginfo_t *si);

@@ -23,6 +23,7 @@ struct gdb_server; /* daemon-wide options, shared by sessions (main.c) */
 
 #define GDB_CATCH_MAX 512 /* syscall numbers in one QCatchSyscalls list */
 #define GDB_MAX_PROCS 16  /* processes one session debugs (fork children) */
+#define GDB_RANGE_ACTS 16 /* vCont actions kept to go on range stepping */
 
 /* One process of a session (gdb_procs.c). */
 struct gdb_proc {
@@ -42,6 +43,14 @@ struct gdb_session {
 	size_t npend;
 	unsigned events;	    /* ENGINE_EVENT_* gdb asked for in qSupported */
 	bool nonstop;		    /* QNonStop:1 */
+	struct gdb_range {	    /* vCont;r: keep stepping tid while pc is in [start, end) */
+		bool on;
+		pid_t tid;
+		uint64_t start, end;
+		size_t n;
+		struct engine_resume acts[GDB_RANGE_ACTS];
+		pid_t pids[GDB_RANGE_ACTS];
+	} range;
 	struct engine_stop *nsq;    /* non-stop stops gdb has not drained (vStopped) */
 	size_t nsq_len, nsq_cap;
 	struct tracer *tracer;

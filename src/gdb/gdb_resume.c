@@ -30,7 +30,7 @@ int gdb_handle_vcont_query(struct gdb_session *s, const char *p, size_t len)
 {
 	(void)p;
 	(void)len;
-	buf_puts(&s->reply, "vCont;c;C;s;S;t");
+	buf_puts(&s->reply, "vCont;c;C;s;S;t;r");
 	return 0;
 }
 
@@ -80,6 +80,7 @@ static int start_resume(struct gdb_session *s, const struct engine_resume *acts,
 	if (s->nonstop)
 		return resume_nonstop(s, acts, pids, n);
 	if (gdb_procs_take_pending(s, &st)) {
+		s->range.on = false;
 		s->last = st;
 		s->have_last = true;
 		gdb_stop_reply(s, &st, &s->reply);
@@ -113,6 +114,13 @@ static int parse_action(struct gdb_session *s, const char **pp, const char *end,
 	case 't':
 		a->action = ENGINE_HOLD;
 		break;
+	case 'r': /* range step: a step that goes on while pc stays in [start, end) */
+		if (rsp_parse_hex(&q, end, &s->range.start) < 0 || q >= end || *q++ != ',' ||
+		    rsp_parse_hex(&q, end, &s->range.end) < 0)
+			return -EINVAL;
+		a->action = ENGINE_STEP;
+		s->range.on = true;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -126,6 +134,8 @@ static int parse_action(struct gdb_session *s, const char **pp, const char *end,
 		if (*pid > 0 && !gdb_proc_of(s, *pid))
 			return -ESRCH;
 	}
+	if (kind == 'r')
+		s->range.tid = a->tid;
 	if (q < end && *q != ';')
 		return -EINVAL;
 	*pp = q;
@@ -140,6 +150,7 @@ int gdb_handle_vcont(struct gdb_session *s, const char *p, size_t len)
 	size_t n = 0;
 	int err;
 
+	s->range.on = false;
 	while (q < end) {
 		if (*q++ != ';' || q >= end || n == VCONT_MAX_ACTIONS)
 			return -EINVAL;
@@ -150,6 +161,13 @@ int gdb_handle_vcont(struct gdb_session *s, const char *p, size_t len)
 	}
 	if (!n)
 		return -EINVAL;
+	if (s->range.on && (n > GDB_RANGE_ACTS || s->range.tid <= 0 || s->nonstop))
+		s->range.on = false; /* plain steps: gdb steps again itself */
+	if (s->range.on) {
+		s->range.n = n;
+		memcpy(s->range.acts, acts, n * sizeof(acts[0]));
+		memcpy(s->range.pids, pids, n * sizeof(pids[0]));
+	}
 	return start_resume(s, acts, pids, n);
 }
 

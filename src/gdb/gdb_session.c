@@ -12,6 +12,20 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A step of a vCont;r range step that is still in its range goes on, unreported. */
+static bool range_goes_on(struct gdb_session *s, const struct engine_stop *st)
+{
+	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
+	uint64_t pc;
+
+	if (!s->range.on || !s->waiting || st->kind != ENGINE_STOP_STEP || !pr ||
+	    st->tid != s->range.tid)
+		return false;
+	if (engine_pc(pr->e, st->tid, &pc) < 0 || pc < s->range.start || pc >= s->range.end)
+		return false;
+	return gdb_procs_resume(s, s->range.acts, s->range.pids, s->range.n) == 0;
+}
+
 static void session_on_stop(void *ctx, const struct engine_stop *st)
 {
 	struct gdb_session *s = ctx;
@@ -19,6 +33,9 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 
 	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
 
+	if (range_goes_on(s, st))
+		return;
+	s->range.on = false;
 	/* gdbserver says nothing of a fork child's exit */
 	if (gone && s->server && s->server->on_exit && !s->secondary && s->nprocs <= 1)
 		s->server->on_exit(s, st);
