@@ -65,6 +65,15 @@ int arch_reg_write(const struct arch_desc *d, struct arch_regs *r, int regno, co
 
 uint64_t arch_pc(const struct arch_desc *d, const struct arch_regs *r);
 void arch_set_pc(const struct arch_desc *d, struct arch_regs *r, uint64_t pc);
+/*
+ * siginfo in the inferior's layout (gdb's $_siginfo): native is the
+ * kernel's siginfo_t as PTRACE_GETSIGINFO gives it to us (64-bit layout);
+ * an i386 inferior's is converted to and from the i386 layout.
+ */
+#define ARCH_SIGINFO_SIZE 128
+void arch_siginfo_out(const struct arch_desc *d, const void *native, uint8_t out[ARCH_SIGINFO_SIZE]);
+void arch_siginfo_in(const struct arch_desc *d, const uint8_t in[ARCH_SIGINFO_SIZE], void *native);
+
 /* The syscall a thread stopped in a syscall is making (orig_rax / orig_eax). */
 long arch_syscall_nr(const struct arch_desc *d, const struct arch_regs *r);
 

@@ -103,12 +103,15 @@ static int exec_file(struct gdb_session *s, const char *annex, struct buf *b)
 
 static int siginfo(struct gdb_session *s, struct buf *b)
 {
+	uint8_t out[ARCH_SIGINFO_SIZE];
 	siginfo_t si;
 	int err = engine_siginfo_get(s->engine, gdb_current_tid(s), &si);
 
-	if (!err)
-		buf_append(b, &si, sizeof(si));
-	return err;
+	if (err)
+		return err;
+	arch_siginfo_out(engine_arch(s->engine), &si, out);
+	buf_append(b, out, sizeof(out));
+	return 0;
 }
 
 static int generate(struct gdb_session *s, const char *object, const char *annex)
@@ -210,6 +213,7 @@ int gdb_handle_xfer_write(struct gdb_session *s, const char *p, size_t len)
 	const char *end = p + len, *q;
 	char object[32], annex[8];
 	pid_t tid = gdb_current_tid(s);
+	uint8_t image[ARCH_SIGINFO_SIZE];
 	uint64_t off;
 	siginfo_t si;
 	int err;
@@ -218,12 +222,15 @@ int gdb_handle_xfer_write(struct gdb_session *s, const char *p, size_t len)
 	if (!q || strcmp(object, "siginfo") || rsp_parse_hex(&q, end, &off) < 0 || q >= end ||
 	    *q++ != ':')
 		return -EINVAL;
-	if (off > sizeof(si) || (size_t)(end - q) > sizeof(si) - off)
+	if (off > sizeof(image) || (size_t)(end - q) > sizeof(image) - off)
 		return -EINVAL;
 	err = engine_siginfo_get(s->engine, tid, &si);
 	if (err)
 		return err;
-	memcpy((char *)&si + off, q, (size_t)(end - q));
+	/* gdb writes in the inferior's layout: patch that image, then convert back */
+	arch_siginfo_out(engine_arch(s->engine), &si, image);
+	memcpy(image + off, q, (size_t)(end - q));
+	arch_siginfo_in(engine_arch(s->engine), image, &si);
 	err = engine_siginfo_set(s->engine, tid, &si);
 	if (err)
 		return err;

@@ -10,12 +10,17 @@ GOT_USR1='^Program received signal SIGUSR1, User defined signal 1\.$'
 
 # --- stop on the signal, then deliver it to the handler
 launch "$PROG"
-remote_gdb "$PROG" continue bt 'break on_usr1' continue 'print usr1_seen' continue
+remote_gdb "$PROG" continue bt 'print $_siginfo.si_signo' 'print $_siginfo.si_code' \
+	'print $_siginfo._sifields._kill.si_pid == (int)getpid()' 'break on_usr1' continue \
+	'print usr1_seen' continue
 like "$GDB_OUT" "$GOT_USR1" 'gdb reports SIGUSR1'
 like "$GDB_OUT" "^#[0-9]+ .* in main \\(\\) at .*signals\\.c:$(line_of signals.c raise)\$" 'stopped at the kill() in main'
 like "$GDB_OUT" "^Breakpoint 1, on_usr1 \\(sig=10\\) at .*signals\\.c:$(line_of signals.c handler)\$" \
 	'continue delivers it: the handler runs'
-like "$GDB_OUT" '^\$1 = 0$' 'in the handler, before it sets the flag'
+like "$GDB_OUT" '^\$1 = 10$' '$_siginfo: si_signo is SIGUSR1 (in this ABI'"'"'s layout)'
+like "$GDB_OUT" '^\$2 = 0$' '$_siginfo: si_code is SI_USER'
+like "$GDB_OUT" '^\$3 = 1$' '$_siginfo: si_pid is the program itself'
+like "$GDB_OUT" '^\$4 = 0$' 'in the handler, before it sets the flag'
 exited_with 5 'delivered'
 like "$(program_output)" '^handler ran$' 'delivered: the program saw its handler run'
 
