@@ -8,6 +8,7 @@
 #ifndef UTRACED_EP_H
 #define UTRACED_EP_H
 
+#include <sys/socket.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -81,7 +82,8 @@ int ep_rundir(char *out, size_t len);
 void ep_rendezvous_sync(struct ep_rendezvous **list, int epfd, struct tracer *t);
 void ep_rendezvous_free(struct ep_rendezvous **list, int epfd);
 /* Accept on item; 0 and the pid to join, or -errno (refused peers included). */
-int ep_rendezvous_accept(struct ep_item *item, int *fd, pid_t *pid);
+/* Accept a joiner of item's process: its fd, the process, and the peer's credentials. */
+int ep_rendezvous_accept(struct ep_item *item, int *fd, pid_t *pid, struct ucred *peer);
 
 /*
  * The FUSE tree (ep_fuse.c): DIR/<pid>/gdb, one gdb session and engine per

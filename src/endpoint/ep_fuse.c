@@ -423,8 +423,7 @@ static int open_gdb(struct ep_fuse *fs, struct ep_fuse_file *f, const struct fus
 	gdb_session_init(s, fs->t, fs->srv);
 	s->secondary = true;
 	s->client.name = "fuse";
-	s->client.peer_pid = opener;
-	s->client.peer_uid = in->uid;
+	gdb_session_set_peer(s, opener, in->uid, in->gid);
 	e = engine_attach(fs->t, f->pid, &s->client, &err);
 	if (!e) {
 		gdb_session_free(s);

@@ -149,7 +149,7 @@ void ep_rendezvous_free(struct ep_rendezvous **list, int epfd)
 	}
 }
 
-int ep_rendezvous_accept(struct ep_item *item, int *fd, pid_t *pid)
+int ep_rendezvous_accept(struct ep_item *item, int *fd, pid_t *pid, struct ucred *peer)
 {
 	struct ep_rendezvous *r = (struct ep_rendezvous *)item;
 	struct ucred cred;
@@ -167,5 +167,6 @@ int ep_rendezvous_accept(struct ep_item *item, int *fd, pid_t *pid)
 	}
 	*fd = c;
 	*pid = r->pid;
+	*peer = cred;
 	return 0;
 }

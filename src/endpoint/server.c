@@ -184,11 +184,12 @@ static void accept_primary(struct server *sv, struct ep_item *item)
 static void accept_joiner(struct server *sv, struct ep_item *item)
 {
 	struct gdb_session *s;
+	struct ucred peer;
 	struct engine *e;
 	int fd, err;
 	pid_t pid;
 
-	if (ep_rendezvous_accept(item, &fd, &pid) < 0)
+	if (ep_rendezvous_accept(item, &fd, &pid, &peer) < 0)
 		return;
 	s = malloc(sizeof(*s));
 	if (!s) {
@@ -198,6 +199,7 @@ static void accept_joiner(struct server *sv, struct ep_item *item)
 	gdb_session_init(s, sv->t, &sv->cfg->srv);
 	s->secondary = true;
 	s->client.name = "rendezvous";
+	gdb_session_set_peer(s, peer.pid, peer.uid, peer.gid);
 	e = engine_attach(sv->t, pid, &s->client, &err);
 	if (!e) {
 		gdb_session_free(s);

@@ -80,6 +80,8 @@ struct gdb_session {
 	int vfile_fds[256];	    /* vFile:open handles, -1 = free (gdb keeps one per library) */
 	pid_t vfile_pid;	    /* vFile:setfs (0 = our own view) */
 	struct engine_client client;
+	bool peer_known;	    /* client.peer_uid/peer_gid are the client's (unix socket, FUSE) */
+	gid_t peer_gid;
 	char **env;		    /* environment for vRun (QEnvironment*) */
 	size_t env_len;
 	char *cwd;		    /* QSetWorkingDir, NULL = ours */
@@ -123,6 +125,14 @@ void gdb_session_free(struct gdb_session *s); /* detaches the engine */
 void gdb_session_input(struct gdb_session *s, const uint8_t *data, size_t len);
 /* Attach the session to an engine (made by main for launch/--attach). */
 void gdb_session_set_engine(struct gdb_session *s, struct engine *e);
+/*
+ * The client's credentials, when the endpoint knows them: a client that is
+ * neither root nor our own user may then not start or attach programs as
+ * us, and its vFile accesses are checked as its own.
+ */
+void gdb_session_set_peer(struct gdb_session *s, pid_t pid, uid_t uid, gid_t gid);
+/* A client that is neither root nor utraced's own user. */
+bool gdb_session_foreign(const struct gdb_session *s);
 /* Leave every process of the session (killing them if kill); s->engine becomes NULL. */
 void gdb_session_leave(struct gdb_session *s, bool kill);
 

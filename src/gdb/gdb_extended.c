@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 extern char **environ;
 
@@ -134,7 +135,7 @@ int gdb_handle_restart(struct gdb_session *s, const char *p, size_t len)
 
 	(void)p;
 	(void)len;
-	if (!s->last_argv)
+	if (!s->last_argv || gdb_session_foreign(s))
 		return GDB_NO_REPLY;
 	gdb_kill_process(s);
 	e = gdb_launch(s, s->last_argv, &err);
@@ -210,6 +211,8 @@ int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len)
 
 	if (len < strlen("vRun;"))
 		return -EINVAL;
+	if (gdb_session_foreign(s))
+		return -EPERM; /* it would run as utraced's user (root), not the client's */
 	argv = parse_vrun(q, end, &argc);
 	if (!argv)
 		return -EINVAL;
@@ -227,6 +230,20 @@ int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len)
 	return 0;
 }
 
+/*
+ * May a foreign client attach to pid? Only to its own processes: /proc/PID
+ * belongs to the process's user, or to root when it is not dumpable,
+ * which is what ptrace itself would require.
+ */
+static bool owned_by(struct gdb_session *s, pid_t pid)
+{
+	char path[32];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	return stat(path, &st) == 0 && st.st_uid == s->client.peer_uid;
+}
+
 int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len)
 {
 	const char *q = p + strlen("vAttach;"), *end = p + len;
@@ -239,6 +256,8 @@ int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len)
 		return -EINVAL;
 	if (s->engine)
 		return -EBUSY;
+	if (gdb_session_foreign(s) && !owned_by(s, (pid_t)pid))
+		return -EPERM;
 	e = engine_attach(s->tracer, (pid_t)pid, &s->client, &err);
 	if (!e)
 		return err;

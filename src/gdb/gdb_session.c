@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A step of a vCont;r range step that is still in its range goes on, unreported. */
 static bool range_goes_on(struct gdb_session *s, const struct engine_stop *st)
@@ -93,6 +94,19 @@ void gdb_session_set_engine(struct gdb_session *s, struct engine *e)
 	gdb_apply_catch(s);
 	if (s->nonstop)
 		engine_set_nonstop(e, true);
+}
+
+void gdb_session_set_peer(struct gdb_session *s, pid_t pid, uid_t uid, gid_t gid)
+{
+	s->client.peer_pid = pid;
+	s->client.peer_uid = uid;
+	s->peer_gid = gid;
+	s->peer_known = true;
+}
+
+bool gdb_session_foreign(const struct gdb_session *s)
+{
+	return s->peer_known && s->client.peer_uid != 0 && s->client.peer_uid != geteuid();
 }
 
 void gdb_session_free(struct gdb_session *s)

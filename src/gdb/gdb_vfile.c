@@ -13,19 +13,23 @@
  * with a NUL are refused, at most ARRAY_SIZE(vfile_fds) files are open per
  * session, and reads are capped to one packet. Files are opened
  * O_NONBLOCK so that a FIFO cannot hang the event loop. utraced may run as
- * root for an unprivileged client: checking each access against the
- * client's uid (s->client.peer_uid) is left to a later issue; until then
- * this file grants whatever utraced itself may do.
+ * root for an unprivileged client: when the endpoint knows the client's
+ * credentials (rendezvous socket, FUSE), each operation runs with the
+ * client's fsuid/fsgid and no supplementary groups (as_client()). Over TCP
+ * the client is unknown and gets what utraced itself may do, as with
+ * gdbserver.
  */
 #include "gdb_handlers.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -369,6 +373,36 @@ static const struct {
 	{"readlink", op_readlink}, {"setfs", op_setfs},
 };
 
+/*
+ * Run a file operation with the client's file-system credentials when it
+ * is a foreign user (utraced may run as root for everybody): the kernel
+ * then checks every open, unlink and readlink as it would for the client.
+ * setfsuid/setfsgid are per thread and utraced's loop is one thread.
+ */
+static int as_client(struct gdb_session *s, int (*fn)(struct gdb_session *, struct vargs *),
+		     struct vargs *a)
+{
+	gid_t groups[64];
+	int ngroups, ret;
+
+	if (!gdb_session_foreign(s))
+		return fn(s, a);
+	ngroups = getgroups(64, groups);
+	if (ngroups < 0 || setgroups(0, NULL) < 0)
+		return reply_error(s, -EPERM);
+	setfsgid(s->peer_gid);
+	setfsuid(s->client.peer_uid);
+	if ((uid_t)setfsuid((uid_t)-1) != s->client.peer_uid) {
+		ret = reply_error(s, -EPERM); /* could not become the client: do nothing */
+	} else {
+		ret = fn(s, a);
+	}
+	setfsuid(geteuid());
+	setfsgid(getegid());
+	setgroups((size_t)ngroups, groups);
+	return ret;
+}
+
 int gdb_handle_vfile(struct gdb_session *s, const char *payload, size_t len)
 {
 	const char *end = payload + len;
@@ -387,7 +421,7 @@ int gdb_handle_vfile(struct gdb_session *s, const char *payload, size_t len)
 	for (size_t i = 0; i < sizeof(vfile_ops) / sizeof(vfile_ops[0]); i++)
 		if (strlen(vfile_ops[i].name) == (size_t)(colon - op) &&
 		    memcmp(vfile_ops[i].name, op, (size_t)(colon - op)) == 0)
-			return vfile_ops[i].fn(s, &a);
+			return as_client(s, vfile_ops[i].fn, &a);
 	return 0;
 }
 
