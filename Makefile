@@ -15,7 +15,7 @@ FUSE_LIBS   := $(shell pkg-config --libs fuse3 2>/dev/null)
 FUSE_CFLAGS := $(if $(FUSE_LIBS),$(shell pkg-config --cflags fuse3),-DUTRACED_NO_FUSE)
 
 # Pure code: no ptrace, no sockets. Unit tests link only this.
-PURE_SRCS := $(wildcard src/util/*.c src/rsp/*.c src/arch/x86/*.c) src/gdb/gdb_signals.c src/gdb/gdb_fileio.c src/gdb/gdb_launch.c
+PURE_SRCS := $(wildcard src/util/*.c src/rsp/*.c src/arch/x86/*.c src/agent/*.c) src/gdb/gdb_signals.c src/gdb/gdb_fileio.c src/gdb/gdb_launch.c
 SRCS      := $(PURE_SRCS) $(filter-out $(PURE_SRCS),$(wildcard src/gdb/*.c)) \
 	     $(wildcard src/engine/*.c src/endpoint/*.c) src/main.c
 PURE_OBJS := $(PURE_SRCS:%.c=$(B)/%.o)
@@ -130,6 +130,8 @@ check-layers:
 		{ echo "layer violation: gdb/endpoint use ptrace"; exit 1; }
 	@! grep -nE '#include .*(ptrace|engine/|gdb/|endpoint/|ustrace/)' src/tracer/*.[ch] || \
 		{ echo "layer violation: the tracer core includes engine or ptrace code"; exit 1; }
+	@! grep -nE '(#include .*(ptrace|engine/|gdb/|endpoint/)|ptrace\()' src/agent/*.[ch] || \
+		{ echo "layer violation: agent expressions include engine, gdb or ptrace code"; exit 1; }
 
 format:
 	clang-format -i $(wildcard src/*.c src/*/*.[ch] src/*/*/*.[ch] tests/unit/*.c tests/lib/*.[ch])

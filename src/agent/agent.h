@@ -1,0 +1,144 @@
+/*
+ * agent: GDB agent expressions, the bytecode gdb sends with target-side
+ * breakpoint conditions and agent-style dprintf commands.
+ *
+ * With ConditionalBreakpoints+ and BreakpointCommands+ advertised, gdb
+ * appends them to the Z packets it sends:
+ *
+ *     Z0,addr,kind;X<len>,<hex>[X<len>,<hex>...][;cmds:<persist>,X<len>,<hex>[X...]]
+ *
+ * one condition per breakpoint location at that address (the stop is
+ * reported when any of them is non-zero) and one printf command per
+ * dprintf. The bytecode language is the "Agent Expressions" appendix of
+ * the GDB manual: a stack machine of 64-bit integers.
+ *
+ * Pure code: the evaluator reaches the inferior only through the caller's
+ * callbacks, so the engine decides how registers and memory are read and
+ * unit tests use a fake of both. The bytecode comes from a client and is
+ * treated as hostile: every operand, jump, stack access and step is
+ * bounded, and anything out of bounds is an error, never undefined
+ * behaviour.
+ */
+#ifndef UTRACED_AGENT_H
+#define UTRACED_AGENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Deepest evaluation stack; gdb's conditions need a handful of slots. */
+#define AGENT_STACK_MAX 128
+/*
+ * Most instructions one evaluation executes. gdb never jumps backwards,
+ * so a real expression runs at most once through its bytes; a loop is a
+ * hostile or broken client.
+ */
+#define AGENT_STEP_MAX 65536
+/* Longest expression: jump targets are 16-bit offsets. */
+#define AGENT_CODE_MAX 65536
+/* Longest text one printf produces; the rest is cut off. */
+#define AGENT_PRINTF_MAX 4096
+
+/*
+ * How an expression reaches the stopped thread. Every callback returns 0
+ * or a negative errno, which agent_eval() passes on (a positive return
+ * becomes -EIO). A NULL callback makes the opcodes needing it fail with
+ * -EOPNOTSUPP.
+ */
+struct agent_env {
+	void *ctx; /* first argument of every callback */
+	/* Read exactly len bytes at addr (len is 1..8 for refN, up to 64 for %s). */
+	int (*read_mem)(void *ctx, uint64_t addr, void *buf, size_t len);
+	/*
+	 * Register regnum, numbered as in the target description gdb uses
+	 * (amd64: rax=0 ... rip=16), zero-extended to 64 bits.
+	 */
+	int (*read_reg)(void *ctx, int regnum, uint64_t *val);
+	/* Output of the printf opcode (dprintf): len bytes, not NUL-terminated. */
+	int (*print)(void *ctx, const char *text, size_t len);
+};
+
+/*
+ * Run code[0..len) until its `end` opcode and store the top of the stack
+ * in *result. With result NULL (breakpoint commands), the stack may be
+ * empty at `end`. Memory values are read little-endian (x86).
+ *
+ * Returns 0, or:
+ *   -EINVAL     malformed: empty code, unknown opcode, truncated operand,
+ *               jump past the end, running off the end, stack underflow,
+ *               `end` with an empty stack, bad printf format or argument
+ *               count
+ *   -EOVERFLOW  more than AGENT_STACK_MAX values on the stack
+ *   -ELOOP      more than AGENT_STEP_MAX instructions executed
+ *   -EDOM       division or remainder by zero
+ *   -E2BIG      len above AGENT_CODE_MAX
+ *   -EOPNOTSUPP a valid opcode we do not run: floating point, trace
+ *               collection (trace*, tracenz), trace state variables
+ *               (getv, setv, tracev), or one whose callback is NULL
+ *   any error returned by a callback
+ *
+ * gdbserver's rule for conditions, which the caller should follow: an
+ * evaluation error counts as "true", so that the stop is reported and gdb
+ * evaluates the condition itself (agent_conds_hold() does this).
+ */
+int agent_eval(const uint8_t *code, size_t len, const struct agent_env *env, int64_t *result);
+
+/*
+ * Static check of an expression, as done when it arrives: every opcode
+ * is known, every operand is inside the code, every jump lands on the
+ * start of an instruction, printf formats are NUL-terminated, and the
+ * last instruction is `end` or `goto`. Returns 0, -EINVAL or -E2BIG.
+ * Opcodes agent_eval() refuses with -EOPNOTSUPP pass: they are well-formed.
+ */
+int agent_check(const uint8_t *code, size_t len);
+
+/* One expression: code[0..len) points into its agent_cond_list. */
+struct agent_expr {
+	const uint8_t *code;
+	size_t len;
+};
+
+/* What a Z packet carried after "Z0,addr,kind". */
+struct agent_cond_list {
+	struct agent_expr *conds; /* conditions: stop when any is non-zero */
+	size_t nconds;
+	struct agent_expr *cmds; /* commands, run in order at each hit */
+	size_t ncmds;
+	bool cmds_persist; /* cmds:1, keep running them once gdb has gone */
+	void *mem;	   /* the one allocation behind conds, cmds and code */
+};
+
+/* Most expressions one Z packet may carry (conditions plus commands). */
+#define AGENT_EXPRS_MAX 1024
+
+/*
+ * Parse tail[0..len), the part of a Z packet after "Z<type>,addr,kind":
+ * empty, or ';'-separated items, each a run of X<hexlen>,<hex> conditions
+ * or one "cmds:<0|1>," followed by a run of X<hexlen>,<hex> commands (the
+ * last item). Every expression is decoded and passes agent_check().
+ * tail need not be NUL-terminated and is never read beyond len.
+ *
+ * Returns 0 with *out filled (all zero for an empty tail; free it with
+ * agent_cond_list_free()), or -EINVAL (malformed), -E2BIG (more than
+ * AGENT_EXPRS_MAX expressions) or -ENOMEM, with *out zeroed.
+ */
+int agent_parse_conditions(const char *tail, size_t len, struct agent_cond_list *out);
+
+/* Free what agent_parse_conditions() allocated and zero *l; NULL-safe. */
+void agent_cond_list_free(struct agent_cond_list *l);
+
+/*
+ * Whether a hit of a breakpoint with these conditions must be reported:
+ * true when there are no conditions, when one evaluates non-zero, or when
+ * one fails to evaluate (gdb then decides itself). Stops at the first
+ * true condition, like gdbserver.
+ */
+bool agent_conds_hold(const struct agent_cond_list *l, const struct agent_env *env);
+
+/*
+ * Run every command in order (their results are ignored). Returns 0, or
+ * the first error, after which the remaining commands are not run.
+ */
+int agent_run_cmds(const struct agent_cond_list *l, const struct agent_env *env);
+
+#endif
