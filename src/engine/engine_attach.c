@@ -78,6 +78,17 @@ static void child_exec(const struct engine_launch *l, int go[2], int err_fd)
 	char c;
 	int e;
 
+	/*
+	 * Its own process group, as gdbserver does: a ^C typed at our terminal
+	 * is ours (gdb's ^C arrives as a packet). It gets the terminal, so that
+	 * it may still read it.
+	 */
+	setpgid(0, 0);
+	if (!(l->flags & ENGINE_LAUNCH_STDIO) && isatty(0)) {
+		signal(SIGTTOU, SIG_IGN);
+		tcsetpgrp(0, getpid());
+		signal(SIGTTOU, SIG_DFL);
+	}
 	/* our blocked and ignored signals are not the program's */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);

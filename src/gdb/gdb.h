@@ -20,6 +20,7 @@
 #include "../util/buf.h"
 
 struct gdb_server; /* daemon-wide options, shared by sessions (main.c) */
+struct gdb_cond;
 
 #define GDB_CATCH_MAX 512 /* syscall numbers in one QCatchSyscalls list */
 #define GDB_MAX_PROCS 16  /* processes one session debugs (fork children) */
@@ -51,6 +52,13 @@ struct gdb_session {
 		struct engine_resume acts[GDB_RANGE_ACTS];
 		pid_t pids[GDB_RANGE_ACTS];
 	} range;
+	struct gdb_again {	    /* the last all-stop resume, to go on after a false condition */
+		size_t n;	    /* 0: too long to keep */
+		struct engine_resume acts[GDB_RANGE_ACTS];
+		pid_t pids[GDB_RANGE_ACTS];
+	} again;
+	struct gdb_cond *conds;	    /* breakpoint conditions (gdb_cond.c) */
+	size_t nconds;
 	struct engine_stop *nsq;    /* non-stop stops gdb has not drained (vStopped) */
 	size_t nsq_len, nsq_cap;
 	struct tracer *tracer;
@@ -88,6 +96,7 @@ struct gdb_session {
 	char **last_argv;	    /* what the last launch ran, for 'R' */
 	bool no_aslr;		    /* QDisableRandomization */
 	bool startup_with_shell;    /* QStartupWithShell */
+	struct gdb_trace *trace;    /* Qutraced.trace: a streamed syscall trace (gdb_trace.c) */
 };
 
 /*
@@ -135,6 +144,15 @@ void gdb_session_set_peer(struct gdb_session *s, pid_t pid, uid_t uid, gid_t gid
 bool gdb_session_foreign(const struct gdb_session *s);
 /* Leave every process of the session (killing them if kill); s->engine becomes NULL. */
 void gdb_session_leave(struct gdb_session *s, bool kill);
+
+/*
+ * Trace sessions (gdb_trace.c). The endpoint calls gdb_trace_pump() before
+ * and after writing s->rsp.out: streamed text becomes packets, and threads
+ * held while the client was behind go on once it caught up. Leaving every
+ * process ends the trace (gdb_trace_end(), from gdb_session_leave()).
+ */
+void gdb_trace_pump(struct gdb_session *s);
+void gdb_trace_end(struct gdb_session *s);
 
 /* Stop replies (gdb_stop.c): format st as T/S/W/X into b. */
 void gdb_stop_reply(struct gdb_session *s, const struct engine_stop *st, struct buf *b);

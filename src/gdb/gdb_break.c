@@ -1,8 +1,9 @@
 /*
  * gdb_break.c: Z and z: software and hardware breakpoints, watchpoints.
  *
- * "Ztype,addr,kind" with an optional ";cond..." tail that we ignore (we do
- * not advertise ConditionalBreakpoints, so gdb evaluates conditions).
+ * "Ztype,addr,kind" with an optional ";X..." tail: the breakpoint's
+ * conditions as agent bytecode (ConditionalBreakpoints), kept and
+ * evaluated at each hit by gdb_cond.c.
  */
 #include "gdb_int.h"
 
@@ -30,6 +31,13 @@ int gdb_handle_z(struct gdb_session *s, const char *p, size_t len)
 		err = engine_bp_insert(s->engine, z_types[type], addr, (int)kind);
 	else
 		err = engine_bp_remove(s->engine, z_types[type], addr, (int)kind);
+	if (type <= 1 && (p[0] == 'z' || !err)) {
+		if (p[0] == 'Z' && gdb_cond_set(s, engine_pid(s->engine), (int)type, addr, q,
+						 (size_t)(end - q)) < 0)
+			gdb_cond_clear(s, engine_pid(s->engine), (int)type, addr); /* gdb evaluates */
+		else if (p[0] == 'z')
+			gdb_cond_clear(s, engine_pid(s->engine), (int)type, addr);
+	}
 	if (err == -EOPNOTSUPP)
 		return 0; /* not on this target: empty reply */
 	if (err)

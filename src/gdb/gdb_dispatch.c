@@ -37,6 +37,7 @@ const struct gdb_packet gdb_packets[] = {
 	 "qXfer:libraries-svr4:read+;augmented-libraries-svr4-read+", 0},
 	{"qXfer:siginfo:read", GDB_PARAM, gdb_handle_xfer, true, "qXfer:siginfo:read+", 0},
 	{"qXfer:siginfo:write", GDB_PARAM, gdb_handle_xfer_write, true, "qXfer:siginfo:write+", 0},
+	{"qXfer:osdata:read", GDB_PARAM, gdb_handle_xfer, false, "qXfer:osdata:read+", 0},
 	/* registers (gdb_regs.c) */
 	{"g", GDB_EXACT, gdb_handle_g, true, NULL, 0},
 	{"G", GDB_PREFIX, gdb_handle_G, true, NULL, 0},
@@ -47,7 +48,7 @@ const struct gdb_packet gdb_packets[] = {
 	{"M", GDB_PREFIX, gdb_handle_M, true, NULL, 0},
 	{"X", GDB_PREFIX, gdb_handle_X, true, NULL, 0},
 	/* breakpoints (gdb_break.c) */
-	{"Z", GDB_PREFIX, gdb_handle_z, true, "swbreak+;hwbreak+", 0},
+	{"Z", GDB_PREFIX, gdb_handle_z, true, "swbreak+;hwbreak+;ConditionalBreakpoints+", 0},
 	{"z", GDB_PREFIX, gdb_handle_z, true, NULL, 0},
 	/* execution (gdb_resume.c) */
 	{"?", GDB_EXACT, gdb_handle_question, false, NULL, 0},
@@ -79,6 +80,9 @@ const struct gdb_packet gdb_packets[] = {
 	{"QStartupWithShell", GDB_PARAM, gdb_handle_run_setting, false, "QStartupWithShell+", 0},
 	/* host files (gdb_vfile.c) */
 	{"vFile:", GDB_PREFIX, gdb_handle_vfile, false, NULL, 0},
+	/* utraced's own: a syscall trace streamed by the daemon (gdb_trace.c) */
+	{"Qutraced.trace", GDB_PARAM, gdb_handle_utraced_trace, true, NULL, 0},
+	{"Qutraced.detach", GDB_EXACT, gdb_handle_utraced_detach, false, NULL, 0},
 };
 
 const size_t gdb_npackets = sizeof(gdb_packets) / sizeof(gdb_packets[0]);

@@ -222,10 +222,11 @@ int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len)
 	}
 	gdb_kill_process(s); /* gdb's "run" again: the old one goes */
 	e = argv[0] && argv[0][0] ? gdb_launch(s, argv, &err) : NULL;
+	if (e)
+		fprintf(stderr, "Process %s created; pid = %d\n", argv[0], engine_pid(e));
 	gdb_launch_argv_free(argv);
 	if (!e)
 		return -ENOENT;
-	fprintf(stderr, "Process created; pid = %d\n", engine_pid(e));
 	adopt(s, e);
 	return 0;
 }

@@ -71,6 +71,13 @@ int gdb_kill_process(struct gdb_session *s);
 int gdb_handle_qsupported(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_noack(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_pass_signals(struct gdb_session *s, const char *p, size_t len);
+/* gdb_cond.c */
+int gdb_cond_set(struct gdb_session *s, pid_t pid, int type, uint64_t addr, const char *tail,
+		 size_t len);
+void gdb_cond_clear(struct gdb_session *s, pid_t pid, int type, uint64_t addr);
+void gdb_cond_free_all(struct gdb_session *s);
+bool gdb_cond_false(struct gdb_session *s, const struct engine_stop *st);
+
 /* gdb_nonstop.c */
 void gdb_nonstop_on_stop(struct gdb_session *s, const struct engine_stop *st);
 int gdb_nonstop_question(struct gdb_session *s);
@@ -128,5 +135,9 @@ int gdb_handle_c(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_detach(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_kill(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_vkill(struct gdb_session *s, const char *p, size_t len);
+
+/* gdb_trace.c: Qutraced.trace, a syscall trace streamed to the client */
+int gdb_handle_utraced_trace(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_utraced_detach(struct gdb_session *s, const char *p, size_t len);
 
 #endif

@@ -89,6 +89,9 @@ static int start_resume(struct gdb_session *s, const struct engine_resume *acts,
 	err = gdb_procs_resume(s, acts, pids, n);
 	if (err)
 		return err;
+	s->again.n = n <= GDB_RANGE_ACTS ? n : 0;
+	memcpy(s->again.acts, acts, s->again.n * sizeof(acts[0]));
+	memcpy(s->again.pids, pids, s->again.n * sizeof(pids[0]));
 	s->waiting = true;
 	return GDB_NO_REPLY;
 }

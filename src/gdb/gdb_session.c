@@ -27,6 +27,23 @@ static bool range_goes_on(struct gdb_session *s, const struct engine_stop *st)
 	return gdb_procs_resume(s, s->range.acts, s->range.pids, s->range.n) == 0;
 }
 
+/* A breakpoint hit whose conditions are false: the thread goes on, unreported. */
+static bool cond_goes_on(struct gdb_session *s, const struct engine_stop *st)
+{
+	struct gdb_proc *pr;
+	struct engine_resume one = { .tid = st->tid, .action = ENGINE_RUN };
+
+	if (!s->nconds || !gdb_cond_false(s, st))
+		return false;
+	if (s->nonstop) {
+		pr = gdb_proc_of(s, st->pid);
+		return pr && engine_resume(pr->e, &one, 1) == 0;
+	}
+	if (!s->waiting || !s->again.n)
+		return false;
+	return gdb_procs_resume(s, s->again.acts, s->again.pids, s->again.n) == 0;
+}
+
 static void session_on_stop(void *ctx, const struct engine_stop *st)
 {
 	struct gdb_session *s = ctx;
@@ -34,7 +51,7 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 
 	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
 
-	if (range_goes_on(s, st))
+	if (range_goes_on(s, st) || cond_goes_on(s, st))
 		return;
 	s->range.on = false;
 	/* gdbserver says nothing of a fork child's exit */
@@ -114,6 +131,7 @@ void gdb_session_free(struct gdb_session *s)
 	gdb_vfile_close_all(s);
 	gdb_session_leave(s, false);
 	gdb_nonstop_free(s);
+	gdb_cond_free_all(s);
 	gdb_extended_free(s);
 	rsp_conn_free(&s->rsp);
 	buf_free(&s->reply);

@@ -137,6 +137,8 @@ static int generate(struct gdb_session *s, const char *object, const char *annex
 		return gdb_libraries_svr4_xml(s->engine, annex, b);
 	if (!strcmp(object, "siginfo"))
 		return siginfo(s, b);
+	if (!strcmp(object, "osdata"))
+		return gdb_osdata_xml(annex, b);
 	return -EINVAL;
 }
 

@@ -1,0 +1,132 @@
+/*
+ * gdb_cond.c: breakpoint conditions evaluated by utraced (ConditionalBreakpoints).
+ *
+ * gdb sends a breakpoint's conditions as agent bytecode on its Z0/Z1
+ * packet. At a hit whose conditions are all false the thread simply goes
+ * on, and gdb never hears of it: a full stop report, register reads and a
+ * resume saved per false hit. A condition that cannot be evaluated counts
+ * as true: gdb then evaluates it itself.
+ */
+#include "gdb_int.h"
+#include "../agent/agent.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct gdb_cond {
+	pid_t pid;
+	int type; /* 0: software, 1: hardware breakpoint */
+	uint64_t addr;
+	struct agent_cond_list l;
+};
+
+static struct gdb_cond *find(struct gdb_session *s, pid_t pid, int type, uint64_t addr)
+{
+	for (size_t i = 0; i < s->nconds; i++)
+		if (s->conds[i].pid == pid && s->conds[i].type == type && s->conds[i].addr == addr)
+			return &s->conds[i];
+	return NULL;
+}
+
+void gdb_cond_clear(struct gdb_session *s, pid_t pid, int type, uint64_t addr)
+{
+	struct gdb_cond *c = find(s, pid, type, addr);
+
+	if (!c)
+		return;
+	agent_cond_list_free(&c->l);
+	*c = s->conds[--s->nconds];
+}
+
+void gdb_cond_free_all(struct gdb_session *s)
+{
+	for (size_t i = 0; i < s->nconds; i++)
+		agent_cond_list_free(&s->conds[i].l);
+	free(s->conds);
+	s->conds = NULL;
+	s->nconds = 0;
+}
+
+/* The ";X..." tail of a Z0/Z1 packet; no tail (or no condition) clears them. */
+int gdb_cond_set(struct gdb_session *s, pid_t pid, int type, uint64_t addr, const char *tail,
+		 size_t len)
+{
+	struct agent_cond_list l;
+	struct gdb_cond *c, *v;
+	int err;
+
+	gdb_cond_clear(s, pid, type, addr);
+	if (!len)
+		return 0;
+	err = agent_parse_conditions(tail, len, &l);
+	if (err)
+		return err;
+	if (!l.nconds) {
+		agent_cond_list_free(&l);
+		return 0;
+	}
+	v = realloc(s->conds, (s->nconds + 1) * sizeof(*v));
+	if (!v) {
+		agent_cond_list_free(&l);
+		return -ENOMEM;
+	}
+	s->conds = v;
+	c = &s->conds[s->nconds++];
+	*c = (struct gdb_cond){ .pid = pid, .type = type, .addr = addr, .l = l };
+	return 0;
+}
+
+struct cond_ctx {
+	struct engine *e;
+	pid_t tid;
+};
+
+static int cond_read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct cond_ctx *c = ctx;
+	ssize_t n = engine_mem_read(c->e, addr, buf, len);
+
+	return n == (ssize_t)len ? 0 : -EIO;
+}
+
+static int cond_read_reg(void *ctx, int regnum, uint64_t *val)
+{
+	struct cond_ctx *c = ctx;
+	const struct arch_desc *d = engine_arch(c->e);
+	struct arch_regs *r;
+	uint8_t raw[64];
+	int err;
+
+	if (regnum < 0 || regnum >= d->nregs)
+		return -EINVAL;
+	err = engine_regs(c->e, c->tid, &r);
+	if (err)
+		return err;
+	if (arch_reg_read(d, r, regnum, raw) < 0)
+		return -EIO;
+	*val = 0;
+	memcpy(val, raw, d->regs[regnum].size < 8 ? d->regs[regnum].size : 8);
+	return 0;
+}
+
+/* Is st a breakpoint hit whose conditions, evaluated here, are all false? */
+bool gdb_cond_false(struct gdb_session *s, const struct engine_stop *st)
+{
+	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
+	struct cond_ctx ctx = { .tid = st->tid };
+	struct agent_env env = { .ctx = &ctx,
+				 .read_mem = cond_read_mem,
+				 .read_reg = cond_read_reg };
+	struct gdb_cond *c;
+	uint64_t pc;
+
+	if (!s->nconds || !pr ||
+	    (st->kind != ENGINE_STOP_SWBREAK && st->kind != ENGINE_STOP_HWBREAK))
+		return false;
+	ctx.e = pr->e;
+	if (engine_pc(pr->e, st->tid, &pc) < 0)
+		return false;
+	c = find(s, st->pid, st->kind == ENGINE_STOP_SWBREAK ? 0 : 1, pc);
+	return c && !agent_conds_hold(&c->l, &env);
+}
