@@ -252,8 +252,11 @@ static void settle(struct server *sv)
 	}
 	for (c = sv->conns; c; c = next) {
 		bool primary = c->primary, dead = c->dead;
-		/* (in non-stop, gdb must still drain the exit with vStopped) */
-		bool done = !c->s->rsp.out.len && !c->s->nsq_len &&
+		/*
+		 * In non-stop, gdb drains the exit with vStopped and may still talk
+		 * to us about it: it closes the connection itself, as with gdbserver.
+		 */
+		bool done = !c->s->rsp.out.len && !c->s->nonstop &&
 			    (primary ? nothing_left(sv) : !c->s->engine);
 
 		next = c->next;

@@ -104,12 +104,30 @@ static void resume_signal(struct engine *e, struct uthread *th, int sig)
 {
 	if (th->sig_owners & ENGINE_BIT(e)) {
 		th->sig_owners &= ~ENGINE_BIT(e);
-		th->deliver_sig = sig && th->deliver_sig ? sig : 0;
-		if (!sig)
-			th->sig_owners = 0; /* suppressed for good */
-	} else if (sig && !th->deliver_sig) {
-		th->deliver_sig = sig;
+		if (th->sig_suppressed)
+			return;
+		if (!sig) {
+			th->deliver_sig = 0;
+			th->sig_suppressed = true; /* for good: a later pass does not undo it */
+		} else if (sig != th->sig_orig) {
+			th->deliver_sig = sig; /* replaced */
+		}
+		return; /* passing it keeps what is there, maybe another's replacement */
 	}
+	if (sig && !th->deliver_sig && !th->sig_suppressed)
+		th->deliver_sig = sig;
+}
+
+/*
+ * e asks th to step. A finished step still parked on th (its report was
+ * held back while e was busy) belongs to an earlier request that e has
+ * since given up: it must not answer this one.
+ */
+static void ask_step(struct engine *e, struct uthread *th)
+{
+	th->step_mask |= ENGINE_BIT(e);
+	if (th->has_pending && th->pending.kind == UEV_STEP)
+		th->has_pending = false;
 }
 
 /* Non-stop: let go of the named threads that are stopped for e; leave the rest. */
@@ -122,7 +140,7 @@ static int resume_nonstop(struct engine *e, const struct engine_resume *acts, si
 			continue;
 		th->hold_mask &= ~ENGINE_BIT(e);
 		if (a->action == ENGINE_STEP)
-			th->step_mask |= ENGINE_BIT(e);
+			ask_step(e, th);
 		resume_signal(e, th, a->sig);
 	}
 	sched_update(e->p);
@@ -150,7 +168,7 @@ int engine_resume(struct engine *e, const struct engine_resume *acts, size_t n)
 			continue;
 		}
 		if (act == ENGINE_STEP)
-			th->step_mask |= ENGINE_BIT(e);
+			ask_step(e, th);
 		resume_signal(e, th, a->sig);
 	}
 	e->stopped = false;
@@ -280,7 +298,9 @@ int engine_regs_store(struct engine *e, pid_t tid, unsigned which)
 
 	if (!th)
 		return err;
-	th->at_bp = false; /* gdb moved it: no step-over owed for the old pc */
+	/* gdb moved it: no step over owed for the old pc (but still owed if it did not) */
+	if (th->at_bp && arch_pc(e->p->arch, &th->regs) != th->bp_pc)
+		th->at_bp = false;
 	return regs_store(th, which);
 }
 
@@ -318,6 +338,13 @@ int engine_bp_insert(struct engine *e, enum engine_bp_type type, uint64_t addr, 
 	if (type == ENGINE_BP_READ)
 		return -EOPNOTSUPP;
 	return bp_hw_insert(e, type, addr, len);
+}
+
+bool engine_bp_permanent(struct engine *e, uint64_t addr)
+{
+	struct swbp *bp = bp_find(e->p, addr);
+
+	return bp && !memcmp(bp->orig, e->p->arch->trap_insn, e->p->arch->trap_len);
 }
 
 int engine_bp_remove(struct engine *e, enum engine_bp_type type, uint64_t addr, int len)

@@ -261,6 +261,8 @@ enum engine_bp_type {
 };
 int engine_bp_insert(struct engine *e, enum engine_bp_type type, uint64_t addr, int len);
 int engine_bp_remove(struct engine *e, enum engine_bp_type type, uint64_t addr, int len);
+/* Is the instruction under our breakpoint at addr itself a trap (a "permanent" breakpoint)? */
+bool engine_bp_permanent(struct engine *e, uint64_t addr);
 
 /* Whole /proc/PID/<name> file (auxv, cmdline, maps ...), malloc'ed into *out. */
 int engine_proc_read(struct engine *e, const char *name, char **out, size_t *len);
@@ -301,5 +303,15 @@ size_t engine_info_bps(struct tracer *t, pid_t pid, int slot, struct engine_info
 		       size_t max);
 /* The syscall numbers engine slot on pid catches (none when catch_all): count, fills max. */
 size_t engine_info_syscalls(struct tracer *t, pid_t pid, int slot, long *out, size_t max);
+
+/*
+ * Back-pressure for observers (observe_hold.c). From inside on_event, an
+ * observer whose reader is behind may keep the event's thread stopped
+ * when the callback returns (a hold, like a stop-mode engine's); it lets
+ * go of every thread it holds with engine_observe_release(). Only the
+ * threads that make events wait; the others and every other engine go on.
+ */
+int engine_observe_hold(struct engine *e, pid_t tid);
+void engine_observe_release(struct engine *e);
 
 #endif

@@ -71,7 +71,10 @@ struct uthread {
 	long sys_nr;	   /* ... of this syscall */
 	struct uevent pending;	/* an event not yet given to the engines */
 	int deliver_sig;	/* signal to inject at the next resume */
+	int sig_orig;		/* the signal that arrived (deliver_sig may replace it) */
+	bool sig_suppressed;	/* an engine that stopped for it said "c": not delivered */
 	uint64_t sig_owners;	/* engines that stopped for deliver_sig */
+	uint64_t bp_pc;		/* where it stopped at a breakpoint (at_bp) */
 	uint64_t hold_mask;	/* engines that keep this thread stopped */
 	uint64_t stop_req;	/* non-stop engines that asked it to stop */
 	uint64_t ctrlc_req;	/* ... with ^C (reported as SIGINT) */

@@ -256,12 +256,16 @@ void event_dispatch(struct uthread *th)
 	th->has_pending = false;
 	if (ev.kind == UEV_SIGNAL) {
 		th->deliver_sig = ev.sig;
+		th->sig_orig = ev.sig;
+		th->sig_suppressed = false;
 		th->sig_owners = want;
 	}
 	if (!want)
 		return;
-	if (ev.kind == UEV_SWBREAK)
+	if (ev.kind == UEV_SWBREAK) {
 		th->at_bp = true;
+		th->bp_pc = ev.addr;
+	}
 	for_each_engine(p, e) {
 		struct engine_stop st;
 

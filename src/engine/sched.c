@@ -90,7 +90,9 @@ static int resume_thread(struct uthread *th, bool step)
 	th->stepping = step;
 	th->deliver_sig = 0;
 	th->sig_owners = 0;
-	th->at_bp = false;
+	th->sig_suppressed = false;
+	if (th->p->step_over != th)
+		th->at_bp = false; /* a step over keeps it until the step is done */
 	regs_invalidate(th);
 	return 0;
 }
@@ -137,9 +139,13 @@ static void start_step_over(struct uproc *p)
 void sched_step_over_done(struct uproc *p)
 {
 	struct swbp *bp = bp_find(p, p->step_over_addr);
+	struct uthread *th = p->step_over;
 
 	if (bp && bp->inserted)
 		bp_write_insn(p, bp, true);
+	/* interrupted before it moved: the step over is still owed */
+	if (th && th->stopped && regs_fetch(th, false) == 0)
+		th->at_bp = arch_pc(p->arch, &th->regs) == p->step_over_addr;
 	p->step_over = NULL;
 }
 

@@ -128,5 +128,8 @@ bool gdb_cond_false(struct gdb_session *s, const struct engine_stop *st)
 	if (engine_pc(pr->e, st->tid, &pc) < 0)
 		return false;
 	c = find(s, st->pid, st->kind == ENGINE_STOP_SWBREAK ? 0 : 1, pc);
-	return c && !agent_conds_hold(&c->l, &env);
+	/* over the program's own int3 only gdb knows how to go on */
+	if (!c || engine_bp_permanent(pr->e, pc))
+		return false;
+	return !agent_conds_hold(&c->l, &env);
 }

@@ -46,17 +46,46 @@ static int host_signal(struct gdb_session *s, uint64_t gsig)
 	return sig;
 }
 
-/* Non-stop: "OK" at once; 't' actions stop their threads, the others resume theirs. */
+static bool named(const struct engine_resume *acts, size_t n, pid_t tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (acts[i].tid == tid)
+			return true;
+	return false;
+}
+
+/*
+ * Non-stop: "OK" at once; 't' actions stop their threads, the others
+ * resume theirs. A thread whose stop gdb has not collected yet (still in
+ * the vStopped queue) is left out of a wildcard action, as gdbserver
+ * does: gdb has not seen it stop, so it cannot mean to resume it.
+ */
 static int resume_nonstop(struct gdb_session *s, const struct engine_resume *acts,
 			  const pid_t *pids, size_t n)
 {
-	int err = gdb_procs_resume(s, acts, pids, n);
+	struct engine_resume all[VCONT_MAX_ACTIONS * 2];
+	pid_t allpids[VCONT_MAX_ACTIONS * 2];
+	size_t k = 0;
+	int err;
+
+	for (size_t i = 0; i < s->nsq_len && k < VCONT_MAX_ACTIONS; i++) {
+		const struct engine_stop *st = &s->nsq[i];
+
+		if (st->kind == ENGINE_STOP_EXITED || st->kind == ENGINE_STOP_KILLED ||
+		    named(acts, n, st->tid))
+			continue;
+		all[k] = (struct engine_resume){ .tid = st->tid, .action = ENGINE_HOLD };
+		allpids[k++] = st->pid;
+	}
+	memcpy(all + k, acts, n * sizeof(acts[0]));
+	memcpy(allpids + k, pids, n * sizeof(pids[0]));
+	err = gdb_procs_resume(s, all, allpids, k + n);
 
 	for (size_t i = 0; i < n; i++) {
 		struct gdb_proc *pr = pids[i] > 0 ? gdb_proc_of(s, pids[i]) : NULL;
 
 		if (acts[i].action != ENGINE_HOLD)
-			continue;
+			continue; /* (only gdb's own 't' actions stop threads) */
 		for (size_t k = 0; k < s->nprocs; k++)
 			if (!pr || pr == &s->procs[k])
 				engine_stop_thread(s->procs[k].e, acts[i].tid, false);

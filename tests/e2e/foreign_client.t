@@ -2,7 +2,7 @@
 # A client that is not utraced's own user (utraced runs as root for
 # everybody) gets what that user may do, not what root may do.
 #
-# A program of the user nobody is held by utraced (root); nobody joins it
+# A program (sleep) of the user nobody is held by utraced (root); nobody joins it
 # through the rendezvous socket: its vFile reads are checked as nobody's
 # (/etc/shadow is refused, /etc/passwd is not), it may not start programs
 # (vRun) nor attach to root's processes (vAttach 1), and root, through the
@@ -23,10 +23,10 @@ hex() { printf '%s' "$1" | od -An -tx1 | tr -d ' \n'; }
 use_rundir
 chmod 755 "$WORK" "$UTRACED_RUNDIR"
 # (not through the function: $! must be the program itself, not a subshell)
-setpriv --reuid=65534 --regid=65534 --clear-groups "$INFDIR/demo_reader" </dev/zero >/dev/null 2>&1 &
+setpriv --reuid=65534 --regid=65534 --clear-groups sleep 600 </dev/null >/dev/null 2>&1 &
 PID=$!
 track "$PID"
-wait_until test -e "/proc/$PID/exe" || bail "demo_reader did not start"
+wait_until eval '[[ $(readlink /proc/$PID/exe) == */sleep ]]' || bail "sleep did not start"
 start_server --attach :0 "$PID" || bail "server did not attach"
 SOCK=$(rendezvous_sock "$PID")
 wait_until test -S "$SOCK" || bail "no rendezvous socket"

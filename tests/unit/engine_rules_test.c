@@ -49,34 +49,6 @@
 #define EVENT_STOP  (W_STOPCODE(SIGTRAP) | (PTRACE_EVENT_STOP << 16))
 #define XSTATE_SIZE 1088
 
-/*
- * TAP "# TODO": a rule the engine breaks today. The failure is shown but
- * does not fail the suite; prove reports it as "TODO passed" once fixed.
- */
-static int todo_check(int pass, const char *why, int line, const char *name)
-{
-	tap_ok(pass, __FILE__, line, "%s # TODO %s", name, why);
-	if (!pass)
-		tap_failed--;
-	return pass;
-}
-
-#define todo_ok(cond, why, name) todo_check(!!(cond), why, __LINE__, name)
-
-static int todo_str_check(const char *got, const char *want, const char *why, int line,
-			  const char *name)
-{
-	int pass = todo_check(strcmp(got, want) == 0, why, line, name);
-
-	if (!pass) {
-		diag("         got: '%s'", got);
-		diag("    expected: '%s'", want);
-	}
-	return pass;
-}
-
-#define todo_is_str(got, want, why, name) todo_str_check(got, want, why, __LINE__, name)
-
 /* ---- the fake kernel ---- */
 
 struct fthread {
@@ -748,8 +720,7 @@ static void test_signals(void)
 	trace();
 	engine_resume(A, &all_run, 1);
 	engine_resume(B, pass3, 2);
-	todo_is_str(trace(), "c1 c2 c3", "suppression undone by a later pass (resume_signal)",
-		    "  A suppresses it, then B passes it: still suppressed");
+	is_str(trace(), "c1 c2 c3", "  A suppresses it, then B passes it: still suppressed");
 
 	k_signal(3, SIGUSR1);
 	k_intr_all();
@@ -758,8 +729,7 @@ static void test_signals(void)
 	trace();
 	engine_resume(A, replace3, 2);
 	engine_resume(B, pass3, 2);
-	todo_is_str(trace(), "c1 c2 c3:12", "replacement undone by a later pass (resume_signal)",
-		    "  A replaces it by SIGUSR2, then B passes SIGUSR1: still SIGUSR2");
+	is_str(trace(), "c1 c2 c3:12", "  A replaces it by SIGUSR2, then B passes SIGUSR1: still SIGUSR2");
 	teardown();
 
 	setup();
@@ -869,11 +839,9 @@ static void test_busy(void)
 	   "  T1 hits X while T2's step ends: A hears of T1, T2's step is parked");
 	trace();
 	engine_resume(A, step2, 2);
-	todo_is_str(trace(), "s1", "a parked step completion answers a later step request",
-		    "A steps T2 again: T1 first steps over X, T2 is not reported as stepped");
+	is_str(trace(), "s1", "A steps T2 again: T1 first steps over X, T2 is not reported as stepped");
 	poll_reports();
-	todo_ok(ra.n == 4, "a parked step completion answers a later step request",
-		"  no STEP report before T2 has stepped again");
+	ok(ra.n == 4, "  no STEP report before T2 has stepped again");
 	teardown();
 }
 
@@ -935,8 +903,7 @@ static void test_step_over(void)
 	is_int(engine_regs_store(A, TID(2), ARCH_RS_GP), 0, "A writes rax, pc unchanged");
 	is_int(kt[2].regs.rax, 42, "  the write reached the thread");
 	engine_resume(A, &all_run, 1);
-	todo_is_str(trace(), "s2", "engine_regs_store() drops at_bp even when pc is unchanged",
-		    "  A continues: T2 steps over Y");
+	is_str(trace(), "s2", "  A continues: T2 steps over Y");
 	if (p->step_over == th(2)) {
 		k_step(2);
 	} else {
@@ -944,8 +911,7 @@ static void test_step_over(void)
 		k_intr_all();
 	}
 	poll_reports();
-	todo_ok(ra.n == 4, "engine_regs_store() drops at_bp even when pc is unchanged",
-		"  A does not hear Y a second time");
+	ok(ra.n == 4, "  A does not hear Y a second time");
 	teardown();
 
 	setup();
@@ -963,9 +929,7 @@ static void test_step_over(void)
 	poll_reports();
 	ok(is_stop(&rb, 1, ENGINE_STOP_INTERRUPT, 2, SIGINT), "  B gets its ^C (at T2)");
 	engine_resume(B, &all_run, 1);
-	todo_is_str(trace(), "s2",
-		    "an unfinished step over is forgotten (resume_thread clears at_bp)",
-		    "B continues: T2, still on X, steps over it again");
+	is_str(trace(), "s2", "B continues: T2, still on X, steps over it again");
 	if (p->step_over == th(2)) {
 		k_step(2);
 	} else {
@@ -973,8 +937,7 @@ static void test_step_over(void)
 		k_intr_all();
 	}
 	poll_reports();
-	todo_ok(ra.n == 1, "an unfinished step over is forgotten (resume_thread clears at_bp)",
-		"  A does not hear X a second time");
+	ok(ra.n == 1, "  A does not hear X a second time");
 	teardown();
 }
 
