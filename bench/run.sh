@@ -20,6 +20,17 @@
 #   f      BENCH_HITS hits of `break hit if i == N-1`: a stop and a condition
 #          check in gdb per hit, or one stop if the server evaluates the
 #          condition itself (ConditionalBreakpoints+)
+#   g      `catch syscall write` on a program making BENCH_SYSCALLS (55000)
+#          system calls, one in ten a write: gdb continues through every
+#          catch (a `commands` block: silent, count, continue)
+#   h      utraced only: two clients on one process.  gdb runs a breakpoint
+#          loop (as case a, BENCH_SYSCALLS/10 hits on the same program as
+#          g) alone ("alone"), then with a raw RSP client that joined
+#          through the rendezvous socket and catches every write
+#          ("catcher": QCatchSyscalls:1;1, then c until the exit); the
+#          table compares the two.  BENCH_H_CATCH (hex, default 1) is
+#          what the catcher catches: e.g. 3e7, no syscall, measures the
+#          syscall tracing alone, without the catcher's stops
 #
 # Transport: TCP on loopback for both servers (SERVER --once 127.0.0.1:PORT
 # PROG; gdb: target remote 127.0.0.1:PORT). Not stdio: gdb's pipe transport
@@ -35,8 +46,9 @@
 # from /usr/bin/time if present.
 #
 # Environment: BENCH_REPS (3), BENCH_HITS, BENCH_STEPS, BENCH_MEM_MIB,
-# BENCH_THREADS, BENCH_INFO_REPS, BENCH_LOOP, BENCH_SWEEP (--sweep sizes),
-# UTRACED (build/utraced), GDBSERVER (gdbserver in PATH), GDB (gdb).
+# BENCH_THREADS, BENCH_INFO_REPS, BENCH_LOOP, BENCH_SYSCALLS, BENCH_SWEEP
+# (--sweep sizes), UTRACED (build/utraced), GDBSERVER (gdbserver in PATH),
+# GDB (gdb), RSPCLIENT (build/tests/rspclient, case h).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,7 +63,10 @@ MEM_MIB=${BENCH_MEM_MIB:-64}
 THREADS=${BENCH_THREADS:-500}
 INFO_REPS=${BENCH_INFO_REPS:-5}
 LOOP=${BENCH_LOOP:-1000}
-ALL_CASES="start a b c d0 d e f"
+SYSCALLS=${BENCH_SYSCALLS:-55000}
+H_CATCH=${BENCH_H_CATCH:-1}
+RSPCLIENT=${RSPCLIENT:-$ROOT/build/tests/rspclient}
+ALL_CASES="start a b c d0 d e f g h"
 TIME_BIN=/usr/bin/time
 [ -x "$TIME_BIN" ] || TIME_BIN=
 
@@ -67,6 +82,14 @@ build_progs() {
 			gcc -std=gnu11 -g -O0 -pthread -Wall -Wextra -o "$exe" "$src" || die "cannot build $src"
 		fi
 	done
+	# case h's second client
+	if [ ! -x "$RSPCLIENT" ]; then
+		RSPCLIENT=$B/rspclient
+		if [ ! -x "$RSPCLIENT" ] || [ "$ROOT/tests/lib/rspclient.c" -nt "$RSPCLIENT" ]; then
+			gcc -std=gnu11 -O2 -D_GNU_SOURCE -o "$RSPCLIENT" "$ROOT/tests/lib/rspclient.c" ||
+				die "cannot build rspclient"
+		fi
+	fi
 }
 
 check_tools() {
@@ -80,7 +103,8 @@ server_path() {
 	case $1 in
 	utraced) echo "$UTRACED" ;;
 	gdbserver) echo "$GDBSERVER" ;;
-	*) die "server must be utraced or gdbserver, not $1" ;;
+	alone | catcher) echo "$UTRACED" ;; # case h: utraced without / with a second client
+	*) die "server must be utraced or gdbserver (case h: alone or catcher), not $1" ;;
 	esac
 }
 
@@ -94,6 +118,7 @@ case_prog() {
 	c) echo "$B/mem_dump $MEM_MIB" ;;
 	d0 | d) echo "$B/many_threads $THREADS" ;;
 	e) echo "$B/next_loop $LOOP" ;;
+	g | h) echo "$B/sys_loop $SYSCALLS" ;;
 	*) die "unknown case $1 (cases: $ALL_CASES)" ;;
 	esac
 }
@@ -172,6 +197,34 @@ case_script() {
 			echo "$e"
 			echo "kill"
 			;;
+		g)
+			echo "catch syscall write"
+			echo "commands"
+			echo "silent"
+			echo "set \$hits = \$hits + 1"
+			echo "continue"
+			echo "end"
+			echo "set \$hits = 0"
+			echo "$b"
+			echo "continue"
+			echo "$e"
+			echo "print \$hits"
+			;;
+		h)
+			# first hit; then (case h, catcher) the runner lets the
+			# second client join before the measured loop
+			echo "break hit"
+			echo "continue"
+			echo "shell touch $B/out/h.ready"
+			echo "shell i=0; while [ ! -e $B/out/h.go ] && [ \$i -lt 6000 ]; do sleep 0.01; i=\$((i + 1)); done"
+			echo "ignore 1 $((SYSCALLS / 10 - 2))"
+			echo "$b"
+			echo "continue"
+			echo "print counter"
+			echo "$e"
+			echo "delete"
+			echo "continue"
+			;;
 		esac
 	} >"$out"
 }
@@ -199,7 +252,49 @@ case_check() {
 		[ "$n" -eq $((INFO_REPS * (THREADS + 1))) ]
 		;;
 	e) grep -q "LINE:after" "$gout" && ! grep -q "acc=" "$sout" ;;
+	g)
+		# every write of the loop and the final printf, entry and return
+		grep -qxF "\$1 = $((2 * (SYSCALLS / 10 + 1)))" "$gout" &&
+			grep -q "syscalls=$SYSCALLS writes=$((SYSCALLS / 10)) " "$sout"
+		;;
+	h)
+		grep -qxF "\$1 = $((SYSCALLS / 10 - 1))" "$gout" &&
+			grep -q "syscalls=$SYSCALLS writes=$((SYSCALLS / 10)) " "$sout" || return 1
+		[ "$s" = catcher ] || return 0
+		[ "$(tail -n 1 "$B/out/h.catcher.out")" = W00 ] || return 1
+		# the catcher joined at the first hit, before any write: it saw
+		# them all (and the final printf), then the exit
+		n=$(grep -c "^T05.*syscall_entry:$H_CATCH;" "$B/out/h.catcher.out" || true)
+		case $H_CATCH in
+		1) [ "$n" -eq $((SYSCALLS / 10 + 1)) ] ;;
+		*) [ "$(grep -c . "$B/out/h.catcher.out")" -eq $((2 * n + 2)) ] ;; # OK, stops, W00
+		esac
+		;;
 	esac
+}
+
+# h_second_client SERVER_OUT VARIANT: case h, in the background while gdb
+# runs: waits for gdb's first hit, then (VARIANT catcher) starts the
+# syscall catcher on the rendezvous socket and waits for its catch list to
+# be set; then lets gdb go on.
+h_second_client() {
+	local sout=$1 v=$2 pid i
+	for ((i = 0; i < 6000; i++)); do
+		[ -e "$B/out/h.ready" ] && break
+		sleep 0.01
+	done
+	if [ "$v" = catcher ]; then
+		pid=$(sed -n 's/^Process .* created; pid = \([0-9]*\)$/\1/p' "$sout" | head -1)
+		"$RSPCLIENT" -t 600 "unix:$UTRACED_RUNDIR/$pid.sock" "QCatchSyscalls:1;$H_CATCH" --loop c \
+			>"$B/out/h.catcher.out" 2>&1 &
+		for ((i = 0; i < 6000; i++)); do
+			grep -qx OK "$B/out/h.catcher.out" 2>/dev/null && break
+			sleep 0.01
+		done
+	fi
+	touch "$B/out/h.go"
+	[ "$v" = catcher ] && wait
+	return 0
 }
 
 # ---------------------------------------------------------------- running
@@ -239,7 +334,7 @@ wait_gone() {
 # (gdb); the logs stay in $B/out/CASE.SERVER.*. With PKT_SIZE set, gdb is
 # told `set remote memory-read-packet-size PKT_SIZE` first (--sweep).
 run_one() {
-	local c=$1 s=$2 mode=$3 srv port spid t0 t1 begin="" end=""
+	local c=$1 s=$2 mode=$3 srv port spid hpid t0 t1 begin="" end=""
 	local pfx=$B/out/$c.$s
 	local -a wrap=() gwrap=() prog
 	srv=$(server_path "$s")
@@ -264,16 +359,18 @@ run_one() {
 $begin"
 	fi
 	case_script "$c" "$pfx.gdb" "$begin" "$end" "$s"
-	rm -f "$B/out/dump.$s" "$pfx.cpu" "$pfx.gcpu"
+	rm -f "$B/out/dump.$s" "$pfx.cpu" "$pfx.gcpu" "$B/out/h.ready" "$B/out/h.go" "$B/out/h.catcher.out"
 	port=$(free_port)
 	"${wrap[@]}" "$srv" --once "127.0.0.1:$port" "${prog[@]}" >"$pfx.server" 2>&1 </dev/null &
 	spid=$!
 	wait_listen "$port" "$spid" || die "$s did not listen on $port (see $pfx.server)"
+	[ "$c" = h ] && { h_second_client "$pfx.server" "$s" & hpid=$!; }
 	t0=$(date +%s.%N)
 	timeout 600 "${gwrap[@]}" "$GDB" -batch -nx -ex "target remote 127.0.0.1:$port" \
 		-x "$pfx.gdb" >"$pfx.gdbout" 2>&1 </dev/null || true
 	wait_gone "$spid"
 	t1=$(date +%s.%N)
+	[ "$c" = h ] && wait "$hpid"
 	RUN_SECS=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
 	RUN_SCPU=$(cpu_of "$pfx.cpu")
 	RUN_GCPU=$(cpu_of "$pfx.gcpu")
@@ -303,17 +400,27 @@ header() {
 	echo "# utraced vs gdbserver: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uname -r)"
 	echo "# $("$GDB" --version | head -1); $("$GDBSERVER" --version | head -1)"
 	echo "# transport: TCP loopback; reps: $REPS (median); hits=$HITS steps=$STEPS" \
-		"mem=${MEM_MIB}MiB threads=$THREADS info-threads=$INFO_REPS loop=$LOOP"
+		"mem=${MEM_MIB}MiB threads=$THREADS info-threads=$INFO_REPS loop=$LOOP syscalls=$SYSCALLS h-catch=$H_CATCH"
+}
+
+# case_servers CASE: the two "servers" a case compares (case h: utraced
+# alone and utraced with a second client).
+case_servers() {
+	case $1 in
+	h) echo "alone catcher" ;;
+	*) echo "utraced gdbserver" ;;
+	esac
 }
 
 # reps CASES...: run every case on both servers REPS times, alternating
 # which server goes first; appends "rep case server session part scpu gcpu"
 # lines to $RAW.
 reps() {
-	local c s r order
+	local c s r order s1 s2
 	for ((r = 1; r <= REPS; r++)); do
-		if ((r % 2)); then order="utraced gdbserver"; else order="gdbserver utraced"; fi
 		for c in "$@"; do
+			read -r s1 s2 <<<"$(case_servers "$c")"
+			if ((r % 2)); then order="$s1 $s2"; else order="$s2 $s1"; fi
 			for s in $order; do
 				run_one "$c" "$s" time
 				echo "$r $c $s $RUN_SECS $RUN_PART $RUN_SCPU $RUN_GCPU" >>"$RAW"
@@ -341,10 +448,13 @@ do_time() {
 	echo "Medians of $REPS; ratio = utraced / gdbserver (<= 1.00: utraced at least as fast)."
 	echo "session: the whole gdb session; part: only the commands the case is about;"
 	echo "cpu: user+sys of the server (with PROG, its child) and of gdb, whole session."
-	printf '%-36s|%-24s|%-24s|%-14s|%s\n' "" "  session (s)" "  part (s)" " server cpu" " gdb cpu"
-	printf '%-36s|%7s %7s %7s |%7s %7s %7s |%6s %6s |%6s %6s\n' " case" utraced gdbsrv ratio \
-		utraced gdbsrv ratio u g u g
+	if [ " $* " != " h " ]; then
+		printf '%-36s|%-24s|%-24s|%-14s|%s\n' "" "  session (s)" "  part (s)" " server cpu" " gdb cpu"
+		printf '%-36s|%7s %7s %7s |%7s %7s %7s |%6s %6s |%6s %6s\n' " case" utraced gdbsrv ratio \
+			utraced gdbsrv ratio u g u g
+	fi
 	for c in "$@"; do
+		[ "$c" = h ] && continue # its own table
 		su=$(col "$c" utraced 4) sg=$(col "$c" gdbserver 4)
 		pu=$(col "$c" utraced 5) pg=$(col "$c" gdbserver 5)
 		cu=$(col "$c" utraced 6) cg=$(col "$c" gdbserver 6)
@@ -353,7 +463,26 @@ do_time() {
 			"$su" "$sg" "$(ratio "$su" "$sg")" "$pu" "$pg" "$(ratio "$pu" "$pg")" \
 			"$cu" "$cg" "$gu" "$gg"
 	done
+	case " $* " in *" h "*) h_table ;; esac
 	echo "(raw samples: $RAW; columns: rep case server session part server-cpu gdb-cpu)"
+}
+
+h_table() { # case h: utraced alone vs with a second client
+	local su sc pu pc cu cc gu gc
+	su=$(col h alone 4) sc=$(col h catcher 4)
+	pu=$(col h alone 5) pc=$(col h catcher 5)
+	cu=$(col h alone 6) cc=$(col h catcher 6)
+	gu=$(col h alone 7) gc=$(col h catcher 7)
+	echo
+	echo "Case h, utraced only: gdb's loop of $((SYSCALLS / 10 - 1)) breakpoint hits, alone and with a"
+	echo "second client (raw RSP, rendezvous socket) catching syscall $H_CATCH (hex; 1: every write)"
+	echo "of the same process; ratio = with catcher / alone (the cost of sharing the process)."
+	printf '%-36s|%-24s|%-24s|%-14s|%s\n' "" "  session (s)" "  part (s)" " server cpu" " gdb cpu"
+	printf '%-36s|%7s %7s %7s |%7s %7s %7s |%6s %6s |%6s %6s\n' " case" alone catcher ratio \
+		alone catcher ratio a c a c
+	printf '%-36s|%7s %7s %7s |%7s %7s %7s |%6s %6s |%6s %6s\n' " $(case_title h)" \
+		"$su" "$sc" "$(ratio "$sc" "$su")" "$pu" "$pc" "$(ratio "$pc" "$pu")" \
+		"$cu" "$cc" "$gu" "$gc"
 }
 
 # --sweep: case c with gdb's memory-read packet size forced down to each of
@@ -408,6 +537,8 @@ case_title() {
 	d) echo "d: ${INFO_REPS}x info threads, $THREADS thr" ;;
 	e) echo "e: next over a $LOOP-iteration line" ;;
 	f) echo "f: $HITS hits of a break ... if" ;;
+	g) echo "g: catch syscall write, $SYSCALLS calls" ;;
+	h) echo "h: $((SYSCALLS / 10 - 1)) hits, + syscall catcher" ;;
 	esac
 }
 
@@ -427,7 +558,7 @@ do_packets() {
 	header
 	echo "# packets gdb sends during the measured part of each case (set debug remote 1)"
 	for c in "$@"; do
-		for s in utraced gdbserver; do
+		for s in $(case_servers "$c"); do
 			run_one "$c" "$s" packets
 			local log=$B/out/$c.$s.gdbout
 			echo
@@ -467,6 +598,9 @@ do_profile() { # --perf|--strace CASE [SERVER]
 main() {
 	check_tools
 	build_progs
+	# case h finds the process's rendezvous socket here
+	export UTRACED_RUNDIR=$B/out/run
+	mkdir -p "$UTRACED_RUNDIR"
 	HAVE_PY=0
 	"$GDB" -batch -nx -ex "python print(1)" >/dev/null 2>&1 && HAVE_PY=1
 	case ${1:-} in

@@ -20,6 +20,13 @@
  *   --nowait PAYLOAD send a packet and wait only for its ACK (e.g. "k").
  *   --sleep MS       pause.
  *   --expect-close   wait until the server closes the connection.
+ *   --wait-file PATH wait until PATH exists (at most the -t timeout): how a
+ *                    test holds the client at a point of its script.
+ *   --loop PAYLOAD   send PAYLOAD and print its reply, again and again while
+ *                    the reply is a stop (T.. or S..): e.g. "c" until the
+ *                    exit (W..) or an error.
+ *   --notif          wait for a notification (%Stop:..., non-stop mode) and
+ *                    print it (and whatever else comes before it).
  *
  * BYTES take C escapes: \xNN, \n, \r, \t, \0, \\.
  * Printed payloads are run-length decoded; bytes outside printable ASCII
@@ -32,7 +39,7 @@
  *   -v           log every byte sent and received on stderr
  *
  * Exit status: 0 done, 1 usage or connection error, 2 timeout waiting for a
- * reply (or for --expect-close), 3 the server closed the connection while a
+ * reply (or for --expect-close or --wait-file), 3 the server closed the connection while a
  * reply was awaited.
  */
 #ifndef _GNU_SOURCE
@@ -138,6 +145,16 @@ static void send_bytes(const void *p, size_t len)
 		s += n;
 		len -= (size_t)n;
 	}
+}
+
+/* An ack is best effort: a server that closes the connection right after
+ * its last reply (D, k) must not lose us that reply.  A closed connection
+ * shows at the next read. */
+static void send_ack(const char *ack)
+{
+	trace("->", ack, 1);
+	while (send(sock, ack, 1, MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
 }
 
 static void send_packet(const char *payload, size_t len)
@@ -276,7 +293,7 @@ static struct unit next_unit(long deadline)
 			u.kind = c == '$' ? U_PACKET : U_NOTIF;
 			read_packet_body(&u, deadline);
 			if (u.kind == U_PACKET && !noack)
-				send_bytes(u.checksum_ok ? "+" : "-", 1);
+				send_ack(u.checksum_ok ? "+" : "-");
 			if (u.kind == U_PACKET && !u.checksum_ok && !noack) {
 				free(u.data);
 				continue; /* asked for it again */
@@ -331,14 +348,14 @@ static void fail_wait(const struct unit *u, const char *what)
 }
 
 /* Sends a packet and prints its reply (or, with REPLY 0, only waits for
- * the ACK). */
-static void do_packet(const char *payload, size_t len, int reply)
+ * the ACK).  Returns the first byte of the reply (0 for none or empty). */
+static int do_packet(const char *payload, size_t len, int reply)
 {
 	int naks = 0;
 
 	send_packet(payload, len);
 	if (!reply && noack)
-		return;
+		return 0;
 	for (;;) {
 		struct unit u = next_unit(now_ms() + timeout_ms);
 
@@ -349,12 +366,12 @@ static void do_packet(const char *payload, size_t len, int reply)
 			break;
 		case U_ACK:
 			if (!reply)
-				return;
+				return 0;
 			break;
 		case U_NAK:
 			if (++naks > 3) {
 				print_unit(&u);
-				return;
+				return 0;
 			}
 			send_packet(payload, len);
 			break;
@@ -362,12 +379,50 @@ static void do_packet(const char *payload, size_t len, int reply)
 		case U_PACKET:
 			print_unit(&u);
 			if (u.kind == U_PACKET && !is_console_output(&u)) {
+				int first = u.len ? (unsigned char)u.data[0] : 0;
+
 				free_unit(&u);
-				return;
+				return first;
 			}
 			free_unit(&u);
 		}
 	}
+}
+
+static void do_wait_file(const char *path)
+{
+	long deadline = now_ms() + timeout_ms;
+
+	while (access(path, F_OK) != 0) {
+		if (now_ms() >= deadline)
+			die(2, "timeout waiting for %s", path);
+		usleep(20000);
+	}
+}
+
+static void do_notif(void)
+{
+	long deadline = now_ms() + timeout_ms;
+
+	for (;;) {
+		struct unit u = next_unit(deadline);
+
+		if (u.kind == U_EOF || u.kind == U_TIMEOUT)
+			fail_wait(&u, "a notification");
+		print_unit(&u);
+		free_unit(&u);
+		if (u.kind == U_NOTIF)
+			return;
+	}
+}
+
+static void do_loop(const char *payload)
+{
+	int first;
+
+	do
+		first = do_packet(payload, strlen(payload), 1);
+	while (first == 'T' || first == 'S');
 }
 
 /* Turns C escapes into bytes, in place; returns the length. */
@@ -513,7 +568,8 @@ static void usage(void)
 	fputs("usage: rspclient [-t SEC] [--quiet MS] [--noack] [-v] HOST:PORT|:PORT|unix:PATH "
 	      "ITEM...\n"
 	      "ITEM: PAYLOAD | --raw BYTES | --send BYTES | --long PREFIX N | --nowait PAYLOAD |\n"
-	      "      --sleep MS | --expect-close   (see the comment at the top of rspclient.c)\n",
+	      "      --sleep MS | --expect-close | --wait-file PATH | --loop PAYLOAD | --notif\n"
+	      "      (see the comment at the top of rspclient.c)\n",
 	      stderr);
 	exit(1);
 }
@@ -582,6 +638,12 @@ int main(int argc, char **argv)
 			usleep((useconds_t)atoi(arg_of(argc, argv, &i)) * 1000);
 		} else if (strcmp(a, "--expect-close") == 0) {
 			do_expect_close();
+		} else if (strcmp(a, "--wait-file") == 0) {
+			do_wait_file(arg_of(argc, argv, &i));
+		} else if (strcmp(a, "--notif") == 0) {
+			do_notif();
+		} else if (strcmp(a, "--loop") == 0) {
+			do_loop(arg_of(argc, argv, &i));
 		} else {
 			do_packet(a, strlen(a), 1);
 		}
