@@ -246,7 +246,16 @@ void event_dispatch(struct uthread *th)
 	uint64_t want = event_wanted_by(th, &ev);
 
 	for_each_engine(p, e) {
-		if (!(want & ENGINE_BIT(e)) || e->nonstop || !(e->stopped || e->has_report))
+		bool busy = e->stopped || e->has_report;
+
+		/*
+		 * An all-stop engine that left this thread out of its resume
+		 * hears of it when it resumes it (gdbserver reports events of
+		 * resumed threads only): gdb stepping one thread over a
+		 * breakpoint must not get another thread's old event.
+		 */
+		busy |= (th->hold_mask & ENGINE_BIT(e)) != 0;
+		if (!(want & ENGINE_BIT(e)) || e->nonstop || !busy)
 			continue;
 		/* someone who wants it is busy: keep it for later */
 		if (ev.kind == UEV_SWBREAK)
