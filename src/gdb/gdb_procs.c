@@ -67,6 +67,20 @@ void gdb_session_leave(struct gdb_session *s, bool kill)
 	s->npend = 0;
 }
 
+/*
+ * A stop reply makes its thread gdb's general thread (gdb assumes so and
+ * sends no Hg for it, as gdbserver switches to the event thread).
+ */
+void gdb_select_stopped(struct gdb_session *s, const struct engine_stop *st)
+{
+	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
+
+	if (!pr || st->kind == ENGINE_STOP_EXITED || st->kind == ENGINE_STOP_KILLED)
+		return;
+	s->engine = pr->e;
+	s->g_tid = st->tid;
+}
+
 /* The stop that answers the next resume, if one is waiting. */
 bool gdb_procs_take_pending(struct gdb_session *s, struct engine_stop *st)
 {

@@ -22,6 +22,7 @@ int gdb_handle_question(struct gdb_session *s, const char *p, size_t len)
 		buf_puts(&s->reply, "W00");
 		return 0;
 	}
+	gdb_select_stopped(s, &s->last);
 	gdb_stop_reply(s, &s->last, &s->reply);
 	return 0;
 }
@@ -112,6 +113,7 @@ static int start_resume(struct gdb_session *s, const struct engine_resume *acts,
 		s->range.on = false;
 		s->last = st;
 		s->have_last = true;
+		gdb_select_stopped(s, &st);
 		gdb_stop_reply(s, &st, &s->reply);
 		return 0;
 	}

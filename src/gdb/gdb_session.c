@@ -61,6 +61,7 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 		/* all-stop: the answer to the resume */
 		s->last = *st;
 		s->have_last = true;
+		gdb_select_stopped(s, st);
 		s->waiting = false;
 		buf_reset(&s->reply);
 		gdb_stop_reply(s, st, &s->reply);
