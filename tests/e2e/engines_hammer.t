@@ -19,7 +19,7 @@ server_is_gdbserver && skip_all 'needs utraced engines'
 
 PROG=$INFDIR/engines_threads
 NCLIENTS=${NCLIENTS:-8}
-HAMMER=${HAMMER:-20}
+HAMMER=${HAMMER:-30}
 REPLY_WAIT=${REPLY_WAIT:-15}
 use_rundir
 
@@ -95,9 +95,8 @@ script_step() { # steps, the other threads running: vCont;s:T;c as gdb's "step",
 }
 
 # vCont;s:T alone (the other threads held) is how gdb steps over a
-# breakpoint.  Two engines doing it on different threads at once hold each
-# other's thread for good (engines_step_holds.t), so the hammer leaves it
-# out unless HAMMER_SOLO_STEP is set.
+# breakpoint; two engines doing it on different threads at once must not
+# wait for each other (engines_step_holds.t).
 script_solostep() {
 	local a=$((RANDOM % 4))
 	ITEMS=('?' "vCont;s:$(tid_x $a)" "vCont;s:$(tid_x $a)" D)
@@ -125,11 +124,9 @@ script_ctrlstep() { # a step interrupted by ^C, then detach
 	EXPECT=('^T05' '^T0[25]thread:[0-9a-f]+;' '^OK$')
 }
 
-# The mix; HAMMER_SCRIPTS="read break ..." to choose.  (A given-up step
-# leaves a SIGTRAP that kills the program: engines_leave_stepping.t.)
-SCRIPTS=(read break step ctrlc stepbp leave read break ctrlc stepbp leavestep ctrlstep)
+# The mix; HAMMER_SCRIPTS="read break ..." to choose.
+SCRIPTS=(read break step ctrlc stepbp leave read break ctrlc stepbp leavestep ctrlstep solostep)
 [[ -n ${HAMMER_SCRIPTS:-} ]] && read -r -a SCRIPTS <<<"$HAMMER_SCRIPTS"
-[[ -n ${HAMMER_SOLO_STEP:-} ]] && SCRIPTS+=(solostep solostep)
 
 # hammer K: client K's loop, one connection after another, for HAMMER s.
 hammer() {
