@@ -39,7 +39,8 @@ TOOLS     := $(B)/tests/rspclient
 
 all: $(B)/utraced $(B)/ustrace
 
-$(B)/utraced: $(OBJS)
+# The daemon runs the tracer core itself for trace sessions (src/gdb/gdb_trace.c).
+$(B)/utraced: $(OBJS) $(TRC_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS)
 
 $(B)/%.o: %.c
@@ -82,10 +83,11 @@ $(B)/libpure.a: $(PURE_OBJS)
 $(B)/libutraced.a: $(filter-out $(B)/src/main.o,$(OBJS))
 	ar rcs $@ $^
 
-# Unit tests link pure code first; libutraced.a only resolves what remains.
+# Unit tests link pure code first; libutraced.a only resolves what remains
+# (and what it needs in turn: gdb_trace.o the tracer core).
 $(B)/tests/unit/%: tests/unit/%.c $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -Itests/lib -o $@ $< $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a $(FUSE_LIBS)
+	$(CC) $(CFLAGS) -Isrc -Itests/lib -o $@ $< $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a $(B)/libtrc.a $(B)/libpure.a $(FUSE_LIBS)
 
 $(B)/tests/rspclient: tests/lib/rspclient.c
 	@mkdir -p $(dir $@)
@@ -104,7 +106,7 @@ inferiors32: $(INFERIORS32)
 
 # Installs what the tests need when it is missing (root, Debian), then runs all tests.
 # E2E32: the end-to-end tests that also run against 32-bit (-m32) programs.
-E2E32 := attach_reader launch_break signals threads vectors engines_two_gdb catch_syscall
+E2E32 := attach_reader launch_break signals threads vectors engines_two_gdb catch_syscall ustrace_gdb
 
 # Installs what the tests need when it is missing (root, Debian), then runs all tests.
 check: all $(UNITS) $(INFERIORS) $(TOOLS) check-layers

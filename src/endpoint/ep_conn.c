@@ -62,6 +62,7 @@ void ep_conn_flush(int epfd, struct ep_conn *c)
 	struct epoll_event ev = { .events = EPOLLOUT, .data.ptr = &c->in };
 	bool same = c->wfd == c->in.fd;
 
+	gdb_trace_pump(c->s); /* a trace session's text into packets */
 	while (out->len) {
 		ssize_t n = write(c->wfd, out->data, out->len);
 
@@ -77,6 +78,7 @@ void ep_conn_flush(int epfd, struct ep_conn *c)
 		c->dead = true;
 		break;
 	}
+	gdb_trace_pump(c->s); /* ... and its held threads go once the client caught up */
 	if (!!out->len == c->want_out)
 		return;
 	c->want_out = out->len != 0;

@@ -532,6 +532,7 @@ void ep_fuse_settle(struct ep_fuse *fs)
 	for (struct ep_fuse_file *f = fs->files; f; f = f->next) {
 		if (f->node != NODE_GDB)
 			continue;
+		gdb_trace_pump(f->s); /* a trace session: text into packets, held threads go */
 		if (f->read_req && f->read_intr) {
 			fuse_reply_err(f->read_req, EINTR);
 			f->read_req = NULL;

@@ -40,6 +40,7 @@ struct server {
 	pid_t pid; /* the process of the command line */
 	int epfd;
 	bool quit;
+	bool signalled; /* SIGTERM, SIGINT, SIGHUP: quit now, whatever is queued */
 	int exit_code;
 };
 
@@ -233,6 +234,15 @@ static void conn_drop(struct server *sv, struct ep_conn *c, bool gone)
 	free(s);
 }
 
+/* Joined clients that still have queued output (a trace's last lines). */
+static bool output_owed(struct server *sv)
+{
+	for (struct ep_conn *c = sv->conns; c; c = c->next)
+		if (!c->primary && !c->dead && c->s->rsp.out.len)
+			return true;
+	return false;
+}
+
 /*
  * After any event: send what is queued, close the connections that are
  * done, apply the exit rules, and keep the rendezvous sockets in step with
@@ -271,6 +281,8 @@ static void settle(struct server *sv)
 	if (!primary_conn(sv) && !sv->primary.engine && sv->pid && nothing_left(sv) &&
 	    !sv->cfg->srv.multi)
 		sv->quit = true; /* the last rendezvous client left after the COMM one */
+	if (sv->quit && !sv->signalled && output_owed(sv))
+		sv->quit = false; /* not before they have it all; then they are done, and so are we */
 	ep_rendezvous_sync(&sv->rdv, sv->epfd, sv->t);
 }
 
@@ -293,7 +305,7 @@ static void handle_event(struct server *sv, const struct epoll_event *ev)
 		tracer_poll(sv->t);
 		break;
 	case EP_SIGNAL:
-		sv->quit = true; /* leave cleanly */
+		sv->quit = sv->signalled = true; /* leave cleanly */
 		break;
 	case EP_FUSE:
 		if (!ep_fuse_read(sv->fuse)) {

@@ -80,6 +80,9 @@ const struct gdb_packet gdb_packets[] = {
 	{"QStartupWithShell", GDB_PARAM, gdb_handle_run_setting, false, "QStartupWithShell+", 0},
 	/* host files (gdb_vfile.c) */
 	{"vFile:", GDB_PREFIX, gdb_handle_vfile, false, NULL, 0},
+	/* utraced's own: a syscall trace streamed by the daemon (gdb_trace.c) */
+	{"Qutraced.trace", GDB_PARAM, gdb_handle_utraced_trace, true, NULL, 0},
+	{"Qutraced.detach", GDB_EXACT, gdb_handle_utraced_detach, false, NULL, 0},
 };
 
 const size_t gdb_npackets = sizeof(gdb_packets) / sizeof(gdb_packets[0]);

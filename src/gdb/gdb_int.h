@@ -138,5 +138,7 @@ int gdb_handle_kill(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_vkill(struct gdb_session *s, const char *p, size_t len);
 
 /* gdb_trace.c: Qutraced.trace, a syscall trace streamed to the client */
+int gdb_handle_utraced_trace(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_utraced_detach(struct gdb_session *s, const char *p, size_t len);
 
 #endif

@@ -65,6 +65,7 @@ void gdb_session_leave(struct gdb_session *s, bool kill)
 	}
 	s->engine = NULL;
 	s->npend = 0;
+	gdb_trace_end(s); /* a trace session's state, its engine gone with the others */
 }
 
 /*

@@ -3,9 +3,9 @@
  * tracer core (src/tracer/) to a private engine (src/engine/).
  *
  * ust_parse() is pure (unit-tested in tests/unit/ustrace_opts_test.c);
- * ust_run() owns the processes. The daemon-side variant (joining a
- * process utraced already holds, through its rendezvous socket) would
- * replace ust_run() only: the options and the tracer core stay.
+ * ust_run() owns the processes: each -p PID that utraced already holds is
+ * joined through the daemon (ustrace_join.c), which runs the tracer core
+ * itself and streams the text; any other is traced by a private engine.
  */
 #ifndef UTRACED_USTRACE_H
 #define UTRACED_USTRACE_H
@@ -45,5 +45,34 @@ void ust_usage(FILE *f);
 
 /* Trace as o says; returns the exit status ustrace should end with. */
 int ust_run(struct ust_opts *o);
+
+/*
+ * Joining a process utraced holds, through RUNDIR/<pid>.sock (ustrace_join.c).
+ * What the daemon streams goes to out (trace text) and msg (stderr lines).
+ */
+struct ust_join;
+struct trc_wire;
+struct ust_join_cb {
+	void *ctx;
+	void (*out)(void *ctx, const char *s, size_t n);
+	void (*msg)(void *ctx, const char *s, size_t n);
+};
+
+/*
+ * 1: joined, *j set; 0: no daemon holds pid (no socket, or it would not
+ * have us): trace it ourselves; -1: the daemon holds it but would not
+ * trace it, why in err.
+ */
+int ust_join_open(struct ust_join **j, pid_t pid, const struct trc_wire *w,
+		  const struct ust_join_cb *cb, char *err, size_t errlen);
+int ust_join_fd(const struct ust_join *j);
+/* Hand on what arrived; false once the stream ended (process gone, daemon gone). */
+bool ust_join_read(struct ust_join *j, const struct ust_join_cb *cb);
+bool ust_join_ended(const struct ust_join *j);
+/* How the process ended (exit code, or 0x100 | signal); -1 if not seen. */
+int ust_join_status(const struct ust_join *j);
+/* ^C: the daemon ends the open line (" <detached ...>") and its engine leaves. */
+void ust_join_leave(struct ust_join *j, const struct ust_join_cb *cb);
+void ust_join_free(struct ust_join *j);
 
 #endif

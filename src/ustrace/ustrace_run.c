@@ -1,6 +1,7 @@
 /*
  * ustrace_run.c: ustrace's own private engine: launch or attach, observe,
- * feed the tracer core, detach on ^C.
+ * feed the tracer core, detach on ^C; and the processes utraced already
+ * holds, joined through the daemon (ustrace_join.c), in the same loop.
  *
  * ustrace is an observer engine (engine_observe): the engine calls us
  * synchronously at each syscall-stop and signal, we decode while the
@@ -12,6 +13,11 @@
  * start the program stopped after the exec (engine_launch), so that line
  * is rebuilt from our own argv and environment, read through a reader of
  * our own memory: the same decoder prints it.
+ *
+ * With several -p, the text comes from several sources (our tracer core,
+ * and one daemon stream per joined process), so each source's text is
+ * written a whole line at a time: lines never mix, though a line another
+ * source interrupts is not split into <unfinished ...> / <... resumed>.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +32,8 @@
 #include <unistd.h>
 
 #include "../engine/engine.h"
+#include "../tracer/trc_wire.h"
+#include "../util/buf.h"
 #include "ustrace.h"
 
 extern char **environ;
@@ -34,7 +42,9 @@ struct ust;
 
 struct ust_proc {
 	struct ust *u;
-	struct engine *e;
+	struct engine *e;   /* our private engine, or NULL ... */
+	struct ust_join *j; /* ... when utraced traces it for us */
+	struct buf part;    /* the daemon's text after its last newline (several sources) */
 	pid_t pid;
 	bool gone; /* its exit was reported */
 };
@@ -47,7 +57,9 @@ struct ust {
 	struct ust_proc procs[UST_MAX_PIDS];
 	size_t nprocs;
 	size_t alive;
-	int status; /* the launched program's: exit code, or 0x100 | signal */
+	int status;	 /* the launched program's: exit code, or 0x100 | signal */
+	bool lines;	 /* several sources: whole lines only (see the top) */
+	struct buf part; /* our tracer core's text after its last newline */
 };
 
 /* What the decoders read through: the stopped thread, via the engine. */
@@ -95,11 +107,55 @@ static void now(struct timespec *ts)
 	clock_gettime(CLOCK_REALTIME, ts);
 }
 
+/* Text of one source: as it comes, or with several sources whole lines only. */
+static void src_write(struct ust *u, struct buf *part, const char *s, size_t n)
+{
+	const char *nl;
+
+	if (!u->lines) {
+		fwrite(s, 1, n, u->out);
+		return;
+	}
+	nl = memrchr(s, '\n', n);
+	if (!nl) {
+		buf_append(part, s, n);
+		return;
+	}
+	if (part->len) {
+		fwrite(part->data, 1, part->len, u->out);
+		buf_reset(part);
+	}
+	fwrite(s, 1, (size_t)(nl + 1 - s), u->out);
+	buf_append(part, nl + 1, (size_t)(s + n - (nl + 1)));
+}
+
+/* An unfinished line of a source that ended. */
+static void src_flush(struct ust *u, struct buf *part)
+{
+	if (part->len)
+		fwrite(part->data, 1, part->len, u->out);
+	buf_reset(part);
+}
+
 static void out_write(void *ctx, const char *s, size_t n)
 {
 	struct ust *u = ctx;
 
-	fwrite(s, 1, n, u->out);
+	src_write(u, &u->part, s, n);
+}
+
+/* What the daemon streams for a joined process. */
+static void join_out(void *ctx, const char *s, size_t n)
+{
+	struct ust_proc *up = ctx;
+
+	src_write(up->u, &up->part, s, n);
+}
+
+static void join_msg(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	fwrite(s, 1, n, stderr);
 }
 
 static void proc_gone(struct ust_proc *up, bool killed, int code)
@@ -264,6 +320,46 @@ static int start_launch(struct ust *u)
 	return observe(u, up) ? -1 : 0;
 }
 
+/* Distinct pids of -p other than pid: the processes its lines are told apart from. */
+static unsigned peers_of(const struct ust_opts *o, pid_t pid)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < o->npids; i++) {
+		size_t k;
+
+		for (k = 0; k < i && o->pids[k] != o->pids[i]; k++)
+			;
+		n += k == i && o->pids[i] != pid;
+	}
+	return n;
+}
+
+static const struct ust_join_cb *join_cb(struct ust_proc *up)
+{
+	static struct ust_join_cb cb;
+
+	cb = (struct ust_join_cb){up, join_out, join_msg};
+	return &cb;
+}
+
+/*
+ * pid is held by utraced (a gdb debugs it there): join through the daemon.
+ * 1 joined, 0 not held (trace it ourselves), -1 held but refused.
+ */
+static int join(struct ust *u, struct ust_proc *up)
+{
+	struct trc_wire w = {u->o->trc, u->o->follow, peers_of(u->o, up->pid)};
+	char err[256];
+	int rc = ust_join_open(&up->j, up->pid, &w, join_cb(up), err, sizeof(err));
+
+	if (rc < 0)
+		fprintf(stderr, "ustrace: attach: pid %d: %s\n", (int)up->pid, err);
+	if (rc > 0) /* our own lines are told apart from its: a stand-in thread */
+		trc_thread_new(u->trc, -up->pid);
+	return rc;
+}
+
 static int start_attach(struct ust *u)
 {
 	size_t i;
@@ -272,26 +368,44 @@ static int start_attach(struct ust *u)
 	for (i = 0; i < u->o->npids; i++) {
 		struct ust_proc *up = &u->procs[u->nprocs];
 		struct engine_client c = client_for(up);
+		int joined;
 
 		up->u = u;
 		up->pid = u->o->pids[i];
-		up->e = engine_attach(u->t, up->pid, &c, &err);
-		if (!up->e) {
-			fprintf(stderr, "ustrace: attach: pid %d: %s\n", (int)up->pid,
-				strerror(-err));
+		buf_init(&up->part);
+		joined = join(u, up);
+		if (joined < 0)
 			continue;
+		if (!joined) {
+			up->e = engine_attach(u->t, up->pid, &c, &err);
+			if (!up->e) {
+				fprintf(stderr, "ustrace: attach: pid %d: %s\n", (int)up->pid,
+					strerror(-err));
+				continue;
+			}
+			trc_thread_new(u->trc, up->pid);
 		}
 		u->nprocs++;
 		u->alive++;
-		trc_thread_new(u->trc, up->pid);
 		if (!u->o->quiet)
 			fprintf(stderr, "ustrace: Process %d attached\n", (int)up->pid);
-		if (observe(u, up)) {
+		if (up->e && observe(u, up)) {
 			fprintf(stderr, "ustrace: cannot observe pid %d\n", (int)up->pid);
 			return -1;
 		}
 	}
 	return u->nprocs ? 0 : -1;
+}
+
+/* A joined process's stream ended: it exited, or the daemon went away. */
+static void join_gone(struct ust_proc *up)
+{
+	int st = ust_join_status(up->j);
+
+	src_flush(up->u, &up->part);
+	if (st < 0 && !up->gone && !up->u->o->quiet)
+		fprintf(stderr, "ustrace: Process %d detached (utraced went away)\n", (int)up->pid);
+	proc_gone(up, st >= 0 && (st & 0x100), st < 0 ? 0 : st & 0xff);
 }
 
 /* ^C, SIGTERM...: leave every process running, as it was found. */
@@ -303,22 +417,57 @@ static void detach_all(struct ust *u)
 	for (i = 0; i < u->nprocs; i++) {
 		struct ust_proc *up = &u->procs[i];
 
+		if (up->j && !up->gone) {
+			ust_join_leave(up->j, join_cb(up));
+			src_flush(u, &up->part);
+		}
 		if (!up->gone && !u->o->quiet)
 			fprintf(stderr, "ustrace: Process %d detached\n", (int)up->pid);
-		engine_detach(up->e);
+		if (up->e)
+			engine_detach(up->e);
 		up->e = NULL;
 		up->gone = true;
 	}
 	u->alive = 0;
 }
 
+/* A process our own engine traces is alive: it waits for us at each event. */
+static bool private_alive(const struct ust *u)
+{
+	for (size_t i = 0; i < u->nprocs; i++)
+		if (u->procs[i].e && !u->procs[i].gone)
+			return true;
+	return false;
+}
+
+/*
+ * While only daemon streams flow, we read at most about every JOIN_BATCH:
+ * the daemon writes a few lines at a time, and waking for each write costs
+ * more CPU (ours and the kernel's) than the copying itself. Nothing waits
+ * for us meanwhile: the daemon queues, and holds threads only when far
+ * behind (src/gdb/gdb_trace.c).
+ */
+#define JOIN_BATCH_NS 1000000
+
 static void loop(struct ust *u, int sigfd)
 {
-	struct pollfd pfd[2] = {{tracer_fd(u->t), POLLIN, 0}, {sigfd, POLLIN, 0}};
+	const struct timespec batch = {0, JOIN_BATCH_NS};
+	struct pollfd pfd[2 + UST_MAX_PIDS];
+	struct ust_proc *src[2 + UST_MAX_PIDS];
 	struct signalfd_siginfo ssi;
 
 	while (u->alive) {
-		if (poll(pfd, 2, -1) < 0) {
+		nfds_t n = 2;
+
+		pfd[0] = (struct pollfd){tracer_fd(u->t), POLLIN, 0};
+		pfd[1] = (struct pollfd){sigfd, POLLIN, 0};
+		for (size_t i = 0; i < u->nprocs; i++) {
+			if (!u->procs[i].j || u->procs[i].gone)
+				continue;
+			src[n] = &u->procs[i];
+			pfd[n++] = (struct pollfd){ust_join_fd(u->procs[i].j), POLLIN, 0};
+		}
+		if (poll(pfd, n, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -331,6 +480,11 @@ static void loop(struct ust *u, int sigfd)
 		}
 		if (pfd[0].revents)
 			tracer_poll(u->t);
+		for (nfds_t i = 2; i < n; i++)
+			if (pfd[i].revents && !ust_join_read(src[i]->j, join_cb(src[i])))
+				join_gone(src[i]);
+		if (n > 2 && !private_alive(u))
+			nanosleep(&batch, NULL); /* see above */
 	}
 }
 
@@ -339,10 +493,16 @@ static int finish(struct ust *u)
 	size_t i;
 	int st = u->status;
 
-	for (i = 0; i < u->nprocs; i++)
+	for (i = 0; i < u->nprocs; i++) {
 		if (u->procs[i].e)
 			engine_detach(u->procs[i].e);
+		ust_join_free(u->procs[i].j);
+		src_flush(u, &u->procs[i].part);
+		buf_free(&u->procs[i].part);
+	}
 	trc_summary(u->trc);
+	src_flush(u, &u->part);
+	buf_free(&u->part);
 	trc_free(u->trc);
 	tracer_free(u->t);
 	if (u->out != stderr)
@@ -365,6 +525,8 @@ int ust_run(struct ust_opts *o)
 
 	u.o = o;
 	u.out = stderr;
+	u.lines = o->npids > 1;
+	buf_init(&u.part);
 	if (o->outfile && !(u.out = fopen(o->outfile, "we"))) {
 		fprintf(stderr, "ustrace: Can't fopen '%s': %s\n", o->outfile, strerror(errno));
 		return 1;

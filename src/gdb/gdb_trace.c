@@ -1,0 +1,358 @@
+/*
+ * gdb_trace.c: Qutraced.trace, a syscall trace run inside the daemon and
+ * streamed to the client ("strace and gdb at the same time").
+ *
+ * A process utraced holds cannot be ptraced by anyone else, so `ustrace
+ * -p PID` joins it through RUNDIR/<pid>.sock like any client and asks, in
+ * one packet, for a trace with its options. The session then stops being
+ * a gdb session: its engine is swapped for an observer engine
+ * (engine_observe), the tracer core (src/tracer/) decodes each event right
+ * here while the thread is stopped (its reader is engine_mem_read and
+ * /proc), time stamps are taken here at the event, and the text goes to
+ * the client as RSP notifications. A traced thread never waits for the
+ * client's round trip: the thread goes on as soon as the line is queued.
+ *
+ * utraced's own packets (gdb's vendor-prefix convention, "Qcompany.name"):
+ *
+ *   Qutraced.trace:OPTS   OPTS is src/tracer/trc_wire.h's text. Only on a
+ *                         session that joined a held process (rendezvous
+ *                         socket or FUSE file), as its first resume-less
+ *                         act. Reply OK, or Exx.
+ *   Qutraced.detach       ends a pending line with " <detached ...>", adds
+ *                         the -c table, and the engine leaves; reply OK
+ *                         after the last text. The connection then closes.
+ *
+ * and its notifications, in order with the replies:
+ *
+ *   %utraced.out:TEXT     trace text, any bytes (RSP-escaped), in order
+ *   %utraced.msg:TEXT     a line for the client's stderr ("Process N attached")
+ *   %utraced.exit:Wxx     the process exited with code xx (hex), or
+ *   %utraced.exit:Xxx     was killed by signal xx; the connection closes
+ *
+ * Back-pressure, never loss: text not yet written to the client (queued
+ * packets plus unframed text) above TRACE_HIGH makes each thread that
+ * reports a syscall stay stopped (engine_observe_hold) instead of going
+ * on; when the endpoint has written the backlog down to TRACE_LOW
+ * (gdb_trace_pump, called around every flush) they are let go. So a slow
+ * or stopped ustrace slows the threads that make syscalls, as a slow
+ * terminal slows strace, while gdb and the daemon's other clients are
+ * served as usual; the daemon's memory per trace stays bounded.
+ */
+#include "gdb_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../tracer/trc.h"
+#include "../tracer/trc_wire.h"
+
+#define TRACE_CHUNK 8192u	/* text per notification */
+#define TRACE_HIGH  (1u << 20)	/* backlog above which syscalling threads are held */
+#define TRACE_LOW   (64u << 10) /* ... and at or below which they go on */
+#define OUT_PREFIX  "utraced.out:"
+
+struct gdb_trace {
+	struct gdb_session *s;
+	struct engine *e; /* the observer while it is in s->procs, else NULL */
+	pid_t pid;
+	struct engine_client client;
+	struct trc *trc;
+	bool follow;	 /* -f: every thread of the process */
+	int quiet;	 /* -q: no "Process N attached" */
+	bool holding;	 /* threads are held for back-pressure */
+	struct buf text; /* trace text not yet framed into s->rsp.out */
+	struct buf pkt;	 /* a notification being built */
+};
+
+/* The observer, if it is still the session's (a stray 'D' may have taken it). */
+static struct engine *trace_engine(struct gdb_trace *tr)
+{
+	for (size_t i = 0; tr->e && i < tr->s->nprocs; i++)
+		if (tr->s->procs[i].e == tr->e)
+			return tr->e;
+	tr->e = NULL;
+	return NULL;
+}
+
+static void notify(struct gdb_trace *tr, const char *what, const void *data, size_t len)
+{
+	buf_reset(&tr->pkt);
+	buf_puts(&tr->pkt, what);
+	buf_append(&tr->pkt, data, len);
+	rsp_send_notify(&tr->s->rsp, tr->pkt.data, tr->pkt.len);
+}
+
+/* Everything in tr->text into notifications of at most TRACE_CHUNK bytes. */
+static void frame_text(struct gdb_trace *tr)
+{
+	size_t off = 0;
+
+	while (off < tr->text.len) {
+		size_t n = tr->text.len - off < TRACE_CHUNK ? tr->text.len - off : TRACE_CHUNK;
+
+		notify(tr, OUT_PREFIX, tr->text.data + off, n);
+		off += n;
+	}
+	buf_reset(&tr->text);
+}
+
+static size_t backlog(struct gdb_trace *tr)
+{
+	return tr->text.len + tr->s->rsp.out.len;
+}
+
+static void trace_write(void *ctx, const char *s, size_t n)
+{
+	struct gdb_trace *tr = ctx;
+
+	buf_append(&tr->text, s, n);
+}
+
+/* What the decoders read: the stopped thread, through the engine and /proc. */
+struct trace_rd {
+	struct gdb_trace *tr;
+	pid_t tid;
+};
+
+static ssize_t rd_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct trace_rd *r = ctx;
+
+	return engine_mem_read(r->tr->e, addr, buf, len);
+}
+
+static int rd_fd_path(void *ctx, int fd, char *out, size_t outlen)
+{
+	struct trace_rd *r = ctx;
+	char link[64];
+	ssize_t n;
+
+	if (fd == AT_FDCWD)
+		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)r->tid);
+	else
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)r->tid, fd);
+	n = readlink(link, out, outlen - 1);
+	if (n < 0)
+		return -errno;
+	out[n] = 0;
+	return 0;
+}
+
+static uint64_t rd_sp(void *ctx)
+{
+	struct trace_rd *r = ctx;
+	struct arch_regs *regs;
+
+	if (engine_regs(r->tr->e, r->tid, &regs) < 0)
+		return 0;
+	return regs->gp.rsp;
+}
+
+static void trace_on_event(void *ctx, const struct engine_event *ev)
+{
+	struct gdb_trace *tr = ctx;
+	struct trace_rd rdctx = {tr, ev->tid};
+	struct trc_reader rd = {&rdctx, rd_read, rd_fd_path, rd_sp};
+	struct trc_who w = {ev->tid, TRC_PERS_64, &rd, {0, 0}};
+	char msg[64];
+
+	if (!tr->e || (!tr->follow && ev->tid != tr->pid))
+		return; /* without -f strace traces the thread it was given only */
+	if (ev->arch && ev->arch->kind == ARCH_I386)
+		w.pers = TRC_PERS_32;
+	clock_gettime(CLOCK_REALTIME, &w.ts); /* -t, -T, -c: at the event, not at the client */
+	switch (ev->kind) {
+	case ENGINE_EV_SYSCALL_ENTRY:
+		trc_syscall_entry(tr->trc, &w, ev->nr, ev->args);
+		break;
+	case ENGINE_EV_SYSCALL_EXIT:
+		trc_syscall_exit(tr->trc, &w, ev->ret);
+		break;
+	case ENGINE_EV_SIGNAL:
+		if (ev->si)
+			trc_signal(tr->trc, &w, ev->si);
+		break;
+	case ENGINE_EV_EXITED:
+		trc_exited(tr->trc, &w, ev->status);
+		break;
+	case ENGINE_EV_KILLED:
+		trc_killed(tr->trc, &w, ev->status, false);
+		break;
+	case ENGINE_EV_THREAD_NEW:
+		trc_thread_new(tr->trc, ev->tid);
+		if (!tr->quiet) {
+			int n = snprintf(msg, sizeof(msg), "ustrace: Process %d attached\n",
+					 (int)ev->tid);
+
+			notify(tr, "utraced.msg:", msg, (size_t)n);
+		}
+		break;
+	}
+	if (tr->text.len >= TRACE_CHUNK)
+		frame_text(tr);
+	if ((ev->kind == ENGINE_EV_SYSCALL_ENTRY || ev->kind == ENGINE_EV_SYSCALL_EXIT) &&
+	    backlog(tr) > TRACE_HIGH && engine_observe_hold(tr->e, ev->tid) == 0)
+		tr->holding = true;
+}
+
+/* The process is gone: the last text, the exit, and the engine leaves. */
+static void trace_on_stop(void *ctx, const struct engine_stop *st)
+{
+	struct gdb_trace *tr = ctx;
+	char end[16];
+	int n;
+
+	if (st->kind != ENGINE_STOP_EXITED && st->kind != ENGINE_STOP_KILLED)
+		return; /* an observer is never stopped: nothing else comes */
+	trc_summary(tr->trc);
+	frame_text(tr);
+	if (st->kind == ENGINE_STOP_EXITED)
+		n = snprintf(end, sizeof(end), "W%02x", (unsigned)st->status & 0xff);
+	else
+		n = snprintf(end, sizeof(end), "X%02x", (unsigned)st->sig & 0xff);
+	notify(tr, "utraced.exit:", end, (size_t)n);
+	tr->holding = false;
+	if (trace_engine(tr))
+		gdb_proc_detach(tr->s, tr->e); /* no engine left: the endpoint closes */
+	tr->e = NULL;
+}
+
+/* Observe what the options ask for; the engine stops only for shown syscalls. */
+static int start_observing(struct gdb_trace *tr, const struct trc_wire *w)
+{
+	static long nrs[TRC_SET_MAX];
+	const struct arch_desc *arch = engine_arch(tr->e);
+	enum trc_pers p = arch && arch->kind == ARCH_I386 ? TRC_PERS_32 : TRC_PERS_64;
+	struct engine_resume run = {-1, ENGINE_RUN, 0};
+	bool all = trc_traces_all(&w->o, p);
+	size_t n = all ? 0 : trc_traced_nrs(&w->o, p, nrs, TRC_SET_MAX);
+	int rc;
+
+	rc = engine_observe(tr->e, ENGINE_OBSERVE_SYSCALLS | ENGINE_OBSERVE_SIGNALS,
+			    all ? NULL : nrs, n);
+	return rc ? rc : engine_resume(tr->e, &run, 1);
+}
+
+static void trace_free(struct gdb_trace *tr)
+{
+	trc_free(tr->trc);
+	buf_free(&tr->text);
+	buf_free(&tr->pkt);
+	free(tr);
+}
+
+/* The threads the trace starts with: "[pid N]" prefixes count them, as strace's. */
+static void known_threads(struct gdb_trace *tr, const struct trc_wire *w)
+{
+	pid_t tids[256];
+	size_t n = tr->follow ? engine_threads(tr->e, tids, 256) : 0;
+
+	/* the client's other processes come through other streams: stand-ins */
+	for (unsigned i = 0; i < w->peers; i++)
+		trc_thread_new(tr->trc, -1 - (pid_t)i);
+	trc_thread_new(tr->trc, tr->pid);
+	for (size_t i = 0; i < n && i < 256; i++)
+		trc_thread_new(tr->trc, tids[i]);
+}
+
+int gdb_handle_utraced_trace(struct gdb_session *s, const char *p, size_t len)
+{
+	size_t plen = strlen("Qutraced.trace:");
+	struct gdb_trace *tr;
+	struct trc_wire w;
+	struct engine *e;
+	int err = 0;
+
+	if (len < plen || p[plen - 1] != ':' || trc_wire_decode(&w, p + plen, len - plen) < 0)
+		return -EINVAL;
+	if (s->trace || !s->secondary || s->nprocs != 1 || s->nonstop || s->waiting)
+		return -EBUSY; /* a fresh joiner only: not gdb's session, not twice */
+	tr = calloc(1, sizeof(*tr));
+	if (!tr)
+		return -ENOMEM;
+	tr->s = s;
+	tr->pid = engine_pid(s->engine);
+	tr->follow = w.follow;
+	tr->quiet = w.o.quiet;
+	buf_init(&tr->text);
+	buf_init(&tr->pkt);
+	tr->client = s->client;
+	tr->client.ctx = tr;
+	tr->client.on_stop = trace_on_stop;
+	tr->client.on_event = trace_on_event;
+	tr->client.name = "ustrace";
+	/* the joiner's engine cannot hear events: a new one joins, then the old one leaves */
+	e = engine_attach(s->tracer, tr->pid, &tr->client, &err);
+	if (!e) {
+		trace_free(tr);
+		return err ? err : -ESRCH;
+	}
+	gdb_proc_detach(s, s->engine);
+	if ((err = gdb_proc_add(s, e)) < 0) {
+		engine_detach(e);
+		trace_free(tr);
+		return err;
+	}
+	s->engine = e;
+	tr->e = e;
+	tr->trc = trc_new(&w.o, trace_write, tr);
+	known_threads(tr, &w);
+	s->trace = tr;
+	err = start_observing(tr, &w);
+	if (err < 0)
+		return err; /* the session keeps it; leaving frees it */
+	buf_puts(&s->reply, "OK");
+	return 0;
+}
+
+int gdb_handle_utraced_detach(struct gdb_session *s, const char *p, size_t len)
+{
+	struct gdb_trace *tr = s->trace;
+
+	(void)p;
+	(void)len;
+	if (!tr)
+		return -EINVAL;
+	if (trace_engine(tr)) {
+		trc_flush_pending(tr->trc, " <detached ...>");
+		trc_summary(tr->trc);
+		frame_text(tr);
+		gdb_proc_detach(s, tr->e); /* the process runs on for the others */
+		tr->e = NULL;
+	}
+	tr->holding = false;
+	buf_puts(&s->reply, "OK");
+	return 0;
+}
+
+void gdb_trace_pump(struct gdb_session *s)
+{
+	struct gdb_trace *tr = s->trace;
+
+	if (!tr)
+		return;
+	if (tr->text.len)
+		frame_text(tr);
+	if (tr->holding && backlog(tr) <= TRACE_LOW) {
+		tr->holding = false;
+		if (trace_engine(tr))
+			engine_observe_release(tr->e);
+	}
+}
+
+void gdb_trace_end(struct gdb_session *s)
+{
+	struct gdb_trace *tr = s->trace;
+
+	if (!tr)
+		return;
+	s->trace = NULL;
+	if (trace_engine(tr))
+		gdb_proc_detach(s, tr->e);
+	trace_free(tr);
+}

@@ -1,0 +1,321 @@
+/*
+ * ustrace_join.c: `ustrace -p PID` when utraced already holds PID.
+ *
+ * ptrace allows one tracer, so a process utraced holds (a gdb debugs it
+ * through the daemon) cannot be attached by ustrace's private engine.
+ * Instead ustrace connects to the daemon's rendezvous socket
+ * RUNDIR/<pid>.sock and asks, in one packet, for a trace with its options
+ * (Qutraced.trace, see src/gdb/gdb_trace.c): the daemon runs the tracer
+ * core itself, at the events, and streams the text back as notifications.
+ * This file frames the few packets ustrace sends and unframes what comes
+ * back; everything it receives is text to copy, a line for stderr, or the
+ * end of the process.
+ *
+ * The reader is our own rather than src/rsp's, which parses what a client
+ * sends a server: the daemon run-length encodes its packets.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "../tracer/trc_wire.h"
+#include "../util/buf.h"
+#include "ustrace.h"
+
+#define JOIN_TIMEOUT_MS 10000 /* for the daemon's replies */
+#define RLE_BIAS	29
+
+enum { RX_IDLE, RX_BODY, RX_ESC, RX_RLE, RX_CSUM1, RX_CSUM2 };
+
+struct ust_join {
+	int fd;
+	pid_t pid;
+	int rx;	      /* receive state */
+	bool notify;  /* the packet being received started with '%' */
+	uint8_t sum;  /* checksum of the body so far */
+	uint8_t want; /* the one sent */
+	struct buf pkt;
+	struct buf reply; /* the last '$' reply */
+	bool have_reply;
+	bool ended; /* exit notification, EOF or a broken stream */
+	int status; /* the process's end: code, 0x100 | signal, -1 unknown */
+};
+
+/*
+ * Where the daemon puts its sockets: RUNDIR as src/endpoint/ep_rendezvous.c
+ * makes it. Without $UTRACED_RUNDIR a system daemon's /run/utraced (its
+ * sockets belong to each process's user) and then our own.
+ */
+static size_t rundirs(char dirs[2][256])
+{
+	const char *env = getenv("UTRACED_RUNDIR"), *xdg = getenv("XDG_RUNTIME_DIR");
+	size_t n = 0;
+
+	if (env && *env) {
+		snprintf(dirs[n++], 256, "%s", env);
+		return n;
+	}
+	snprintf(dirs[n++], 256, "/run/utraced");
+	if (geteuid() != 0 && xdg && *xdg)
+		snprintf(dirs[n++], 256, "%s/utraced", xdg);
+	return n;
+}
+
+static int connect_rendezvous(pid_t pid)
+{
+	char dirs[2][256];
+	size_t n = rundirs(dirs);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sockaddr_un un = {.sun_family = AF_UNIX};
+		int fd;
+
+		if (snprintf(un.sun_path, sizeof(un.sun_path), "%s/%d.sock", dirs[i], (int)pid) >=
+		    (int)sizeof(un.sun_path))
+			continue;
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -1;
+		if (connect(fd, (struct sockaddr *)&un, sizeof(un)) == 0)
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/* "$payload#cs"; our payloads have no character that needs escaping. */
+static int send_packet(struct ust_join *j, const char *payload)
+{
+	struct buf b;
+	uint8_t sum = 0;
+	int rc = 0;
+
+	buf_init(&b);
+	for (const char *p = payload; *p; p++)
+		sum += (uint8_t)*p;
+	buf_printf(&b, "$%s#%02x", payload, sum);
+	for (size_t off = 0; off < b.len && rc == 0;) {
+		ssize_t n = write(j->fd, b.data + off, b.len - off);
+
+		if (n > 0)
+			off += (size_t)n;
+		else if (n < 0 && errno != EINTR)
+			rc = -1;
+	}
+	buf_free(&b);
+	return rc;
+}
+
+static bool starts(const struct buf *b, const char *prefix, size_t *plen)
+{
+	*plen = strlen(prefix);
+	return b->len >= *plen && !memcmp(b->data, prefix, *plen);
+}
+
+/* A whole packet arrived. */
+static void packet(struct ust_join *j, const struct ust_join_cb *cb)
+{
+	struct buf *b = &j->pkt;
+	size_t n;
+
+	if (!j->notify) {
+		buf_reset(&j->reply);
+		buf_append(&j->reply, b->data, b->len);
+		j->have_reply = true;
+	} else if (starts(b, "utraced.out:", &n)) {
+		cb->out(cb->ctx, b->data + n, b->len - n);
+	} else if (starts(b, "utraced.msg:", &n)) {
+		cb->msg(cb->ctx, b->data + n, b->len - n);
+	} else if (starts(b, "utraced.exit:", &n) && b->len > n) {
+		unsigned v = (unsigned)strtoul(b->data + n + 1, NULL, 16);
+
+		j->status = b->data[n] == 'X' ? (int)(0x100 | v) : (int)v;
+		j->ended = true;
+	}
+}
+
+static int hexval(uint8_t c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* One received byte: '}' escapes, '*' runs, the checksum. */
+static void rx_byte(struct ust_join *j, uint8_t c, const struct ust_join_cb *cb)
+{
+	switch (j->rx) {
+	case RX_IDLE: /* acks and anything else between packets are skipped */
+		if (c == '$' || c == '%') {
+			j->rx = RX_BODY;
+			j->notify = c == '%';
+			j->sum = 0;
+			buf_reset(&j->pkt);
+		}
+		return;
+	case RX_BODY:
+		if (c == '#') {
+			j->rx = RX_CSUM1;
+			return;
+		}
+		j->sum += c;
+		if (c == '}')
+			j->rx = RX_ESC;
+		else if (c == '*' && j->pkt.len)
+			j->rx = RX_RLE;
+		else
+			buf_putc(&j->pkt, (char)c);
+		return;
+	case RX_ESC:
+		j->sum += c;
+		buf_putc(&j->pkt, (char)(c ^ 0x20));
+		j->rx = RX_BODY;
+		return;
+	case RX_RLE:
+		j->sum += c;
+		for (int k = c - RLE_BIAS; k > 0; k--)
+			buf_putc(&j->pkt, j->pkt.data[j->pkt.len - 1]);
+		j->rx = RX_BODY;
+		return;
+	case RX_CSUM1:
+		j->want = (uint8_t)(hexval(c) << 4);
+		j->rx = RX_CSUM2;
+		return;
+	default:
+		j->rx = RX_IDLE;
+		if (hexval(c) < 0 || (uint8_t)(j->want | hexval(c)) != j->sum) {
+			j->ended = true; /* a broken stream: nothing after it can be trusted */
+			return;
+		}
+		packet(j, cb);
+	}
+}
+
+bool ust_join_read(struct ust_join *j, const struct ust_join_cb *cb)
+{
+	uint8_t data[65536];
+	ssize_t n;
+
+	if (j->ended)
+		return false;
+	n = read(j->fd, data, sizeof(data));
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return true;
+	if (n <= 0) {
+		j->ended = true;
+		return false;
+	}
+	for (ssize_t i = 0; i < n && !j->ended; i++)
+		rx_byte(j, data[i], cb);
+	return !j->ended;
+}
+
+/* Read until a '$' reply came (its payload in j->reply); -1 at EOF or timeout. */
+static int wait_reply(struct ust_join *j, const struct ust_join_cb *cb)
+{
+	struct pollfd pfd = {j->fd, POLLIN, 0};
+
+	j->have_reply = false;
+	while (!j->have_reply) {
+		int rc = poll(&pfd, 1, JOIN_TIMEOUT_MS);
+
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc <= 0 || (!ust_join_read(j, cb) && !j->have_reply))
+			return -1;
+	}
+	return 0;
+}
+
+static bool reply_is(const struct ust_join *j, const char *s)
+{
+	return j->reply.len == strlen(s) && !memcmp(j->reply.data, s, j->reply.len);
+}
+
+void ust_join_free(struct ust_join *j)
+{
+	if (!j)
+		return;
+	if (j->fd >= 0)
+		close(j->fd);
+	buf_free(&j->pkt);
+	buf_free(&j->reply);
+	free(j);
+}
+
+int ust_join_open(struct ust_join **out, pid_t pid, const struct trc_wire *w,
+		  const struct ust_join_cb *cb, char *err, size_t errlen)
+{
+	char opts[TRC_WIRE_MAX], pkt[TRC_WIRE_MAX + 32];
+	struct ust_join *j;
+	int fd = connect_rendezvous(pid);
+
+	*out = NULL;
+	if (fd < 0)
+		return 0; /* no daemon holds pid */
+	j = calloc(1, sizeof(*j));
+	if (!j) {
+		close(fd);
+		return 0;
+	}
+	j->fd = fd;
+	j->pid = pid;
+	j->status = -1;
+	buf_init(&j->pkt);
+	buf_init(&j->reply);
+	if (send_packet(j, "QStartNoAckMode") < 0 || wait_reply(j, cb) < 0) {
+		ust_join_free(j); /* it would not have us (another user): try ptrace */
+		return 0;
+	}
+	if (trc_wire_encode(w, opts, sizeof(opts)) < 0) {
+		snprintf(err, errlen, "options too long for utraced");
+		ust_join_free(j);
+		return -1;
+	}
+	snprintf(pkt, sizeof(pkt), "Qutraced.trace:%s", opts);
+	if (send_packet(j, pkt) < 0 || wait_reply(j, cb) < 0 || !reply_is(j, "OK")) {
+		if (j->have_reply && !j->reply.len)
+			snprintf(err, errlen, "utraced holds it and cannot trace (too old?)");
+		else if (j->have_reply && j->reply.len == 3 && j->reply.data[0] == 'E')
+			snprintf(err, errlen, "utraced holds it and would not trace it: %s",
+				 strerror((int)strtol(j->reply.data + 1, NULL, 16)));
+		else
+			snprintf(err, errlen, "utraced holds it; no answer from it");
+		ust_join_free(j);
+		return -1;
+	}
+	*out = j;
+	return 1;
+}
+
+int ust_join_fd(const struct ust_join *j)
+{
+	return j->fd;
+}
+
+int ust_join_status(const struct ust_join *j)
+{
+	return j->status;
+}
+
+bool ust_join_ended(const struct ust_join *j)
+{
+	return j->ended;
+}
+
+void ust_join_leave(struct ust_join *j, const struct ust_join_cb *cb)
+{
+	if (j->ended)
+		return;
+	/* the daemon answers after the last text: " <detached ...>", the -c table */
+	if (send_packet(j, "Qutraced.detach") == 0)
+		wait_reply(j, cb);
+	j->ended = true;
+}
