@@ -139,9 +139,15 @@ static struct uthread *adopt_thread(struct tracer *t, pid_t tid)
 {
 	pid_t tgid = tgid_of(tid);
 
-	for (struct uproc *p = t->procs; p; p = p->next)
-		if (p->pid == tgid)
-			return uthread_add(p, tid);
+	for (struct uproc *p = t->procs; p; p = p->next) {
+		struct uthread *th;
+
+		if (p->pid != tgid)
+			continue;
+		th = uthread_add(p, tid);
+		observe_thread_new(p, tid); /* its clone event will find it known */
+		return th;
+	}
 	return NULL;
 }
 
