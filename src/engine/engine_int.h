@@ -62,6 +62,8 @@ struct uthread {
 	bool interrupting; /* PTRACE_INTERRUPT sent, no stop seen since */
 	bool stepping;	   /* last resumed with PTRACE_SINGLESTEP */
 	bool step_stale;   /* a step was given up: its trap may still come */
+	bool step_sys;	   /* a step over a syscall insn, made with PTRACE_SYSCALL (syscall.c) */
+	bool step_owed;	   /* ... whose syscall returned: the step is done, its report owed */
 	bool at_bp;	   /* reported at a breakpoint: resume must step over it */
 	bool dr_dirty;	   /* debug registers must be written before it runs */
 	bool regs_valid;   /* regs.gp cached */
@@ -204,6 +206,7 @@ void observe_signal(struct uthread *th, int sig);
 void observe_exit(struct uproc *p, pid_t tid, int status);
 void observe_thread_new(struct uproc *p, pid_t tid);
 void sys_update(struct uproc *p);
+bool sys_step_needs_stops(struct uthread *th);
 
 /* bp.c */
 struct swbp *bp_find(struct uproc *p, uint64_t addr);

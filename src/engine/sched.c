@@ -82,6 +82,14 @@ static int resume_thread(struct uthread *th, bool step)
 {
 	int req = step ? PTRACE_SINGLESTEP : th->p->sys_traced ? PTRACE_SYSCALL : PTRACE_CONT;
 
+	/* a step over a syscall another engine catches: see sys_step_needs_stops() */
+	if (step && (th->step_sys || sys_step_needs_stops(th))) {
+		req = PTRACE_SYSCALL;
+		th->step_sys = true;
+	} else if (!step) {
+		th->step_sys = false; /* the step was given up */
+	}
+
 	if (th->dr_dirty)
 		bp_dregs_apply(th);
 	if (ptrace(req, th->tid, 0L, (long)th->deliver_sig) < 0)
@@ -190,9 +198,17 @@ void sched_update(struct uproc *p)
 
 	if (p->exited || p->frozen)
 		return;
-	for_each_thread(p, t)
+	for_each_thread(p, t) {
 		if (t->stopped && t->has_pending)
 			event_dispatch(t);
+		if (t->stopped && !t->has_pending && t->step_owed) {
+			/* its syscall-step is done: reported after the syscall's own report */
+			t->step_owed = false;
+			t->pending = (struct uevent){ .kind = UEV_STEP };
+			t->has_pending = true;
+			event_dispatch(t);
+		}
+	}
 	nonstop_stop_requests(p);
 	if (need_stop(p)) {
 		if (!stop_threads(p))

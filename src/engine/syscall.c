@@ -73,6 +73,37 @@ int engine_observe(struct engine *e, unsigned mask, const long *nrs, size_t n)
 	return 0;
 }
 
+static bool at_syscall_insn(struct uthread *th)
+{
+	uint8_t insn[2];
+
+	if (regs_fetch(th, false) < 0 ||
+	    mem_read_raw(th->p, arch_pc(th->p->arch, &th->regs), insn, 2) != 2)
+		return false;
+	return (insn[0] == 0x0f && (insn[1] == 0x05 || insn[1] == 0x34)) ||
+	       (insn[0] == 0xcd && insn[1] == 0x80);
+}
+
+/*
+ * PTRACE_SINGLESTEP makes no syscall stops: a step over a syscall
+ * instruction would hide that syscall from every other engine that
+ * catches or observes it. Such a step is made with PTRACE_SYSCALL instead
+ * (entry and exit are reported as usual) and counts as done at the exit.
+ * An engine that steps is not asked for its own catches, as gdbserver's
+ * stepi does not report them either.
+ */
+bool sys_step_needs_stops(struct uthread *th)
+{
+	bool others = false;
+
+	if (!th->p->sys_traced)
+		return false;
+	for_each_engine(th->p, e)
+		if (e->catch_sys.on && !(th->step_mask & ENGINE_BIT(e)))
+			others = true;
+	return others && at_syscall_insn(th);
+}
+
 /* Stop-mode engines that want this syscall-stop. */
 uint64_t sys_wanted_by(struct uproc *p, const struct uevent *ev)
 {
@@ -128,6 +159,10 @@ void sys_handle_stop(struct uthread *th)
 		ev.nr = exit_nr(th);
 		ev.ret = info.exit.rval;
 		th->in_syscall = false;
+		if (th->step_sys) { /* the stepped syscall instruction is done */
+			th->step_sys = false;
+			th->step_owed = true;
+		}
 	} else {
 		return;
 	}

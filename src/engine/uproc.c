@@ -286,8 +286,8 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 	}
 	if (p->step_over == th)
 		sched_step_over_done(p);
-	if (th->stepping && !(th->has_pending && (th->pending.kind == UEV_STEP ||
-						   th->pending.also_step)))
+	if (th->stepping && !th->step_sys &&
+	    !(th->has_pending && (th->pending.kind == UEV_STEP || th->pending.also_step)))
 		th->step_stale = true;
 	th->stepping = false;
 	sched_update(p);

@@ -28,7 +28,7 @@
 #     each gets its own stops only, none lost, entry/return paired per
 #     thread, no sleep cut short.
 #  6. gdb A single-steps the syscall instruction of a write while B
-#     catches write: B must still get that write (TODO: it is lost).
+#     catches write: B must still get that write.
 . "$(dirname "$0")/../lib/e2e.sh"
 server_is_gdbserver && skip_all 'needs utraced engines'
 
@@ -385,11 +385,11 @@ read -r AFTER RET6 <<<"$(sed -n 's/^A-AFTER //p' "$WORK/a6.out")"
 ok "6: A's stepi: past the syscall instruction ($AT -> $AFTER), the write done (7 bytes)" \
 	eval '((AFTER > AT && AFTER <= AT + 16 && RET6 == 7))'
 is "$B6_FIRST $B6_LINES" "OK entry:$HEXW 1" \
-	"6: B gets the entry of the write A steps over (one line written) # TODO B's catch is lost when another engine single-steps the syscall instruction"
+	"6: B gets the entry of the write A steps over (one line written)"
 E2E_WAIT=5 wait_until eval '[[ $(b_replies b6) == *return* ]]' # (not before a6_go, today)
 B6_SECOND=$(b_replies b6)
 is "$B6_SECOND" "OK entry:$HEXW return:$HEXW" \
-	"6: ... and its return # TODO B's catch is lost when another engine single-steps the syscall instruction"
+	"6: ... and its return"
 touch "$WORK/a6_go" "$WORK/b6_leave"
 ok '6: gdb A ends' wait_exit "$A"
 ok '6: B ends' wait_exit "$B"
