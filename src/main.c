@@ -18,32 +18,31 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage:\tutraced [OPTIONS] COMM PROG [ARGS ...]\n"
-		"\tutraced [OPTIONS] --attach COMM PID\n"
-		"\tutraced [OPTIONS] --multi COMM\n"
-		"\tutraced [OPTIONS] --mount DIR [--multi COMM]\n"
-		"\n"
-		"COMM may be [HOST]:PORT (\":PORT\" listens on loopback only; use\n"
-		"0.0.0.0:PORT or [::]:PORT for every interface), unix:PATH for a unix\n"
-		"socket, or '-' / 'stdio' to talk RSP on standard input and output.\n"
-		"\n"
-		"Options:\n"
-		"  --attach          Attach to the running process PID.\n"
-		"  --multi           Serve extended-remote; stay up without a process.\n"
-		"  --once            Exit after the first client leaves.\n"
-		"  --mount DIR       Serve DIR/PID/gdb (`target remote DIR/PID/gdb`) and\n"
-		"                    DIR/PID/engines for every process the caller may debug.\n"
-		"  --wrapper WRAPPER --\n"
-		"                    Run the program through WRAPPER (e.g. env VAR=x).\n"
-		"  --startup-with-shell, --no-startup-with-shell\n"
-		"                    Start the program through $SHELL (default) or directly.\n"
-		"  --disable-packet=vCont,T,Tthread,qC,qfThreadInfo,threads\n"
-		"                    Act as if these packets were unknown (for testing gdb).\n"
-		"  --debug           Print debugging information on stderr.\n"
-		"  --remote-debug    Log every packet on stderr.\n"
-		"  --help            Print this message.\n"
-		"  --version         Print the version.\n");
+	fprintf(f, "Usage:\tutraced [OPTIONS] COMM PROG [ARGS ...]\n"
+		   "\tutraced [OPTIONS] --attach COMM PID\n"
+		   "\tutraced [OPTIONS] --multi COMM\n"
+		   "\tutraced [OPTIONS] --mount DIR [--multi COMM]\n"
+		   "\n"
+		   "COMM may be [HOST]:PORT (\":PORT\" listens on loopback only; use\n"
+		   "0.0.0.0:PORT or [::]:PORT for every interface), unix:PATH for a unix\n"
+		   "socket, or '-' / 'stdio' to talk RSP on standard input and output.\n"
+		   "\n"
+		   "Options:\n"
+		   "  --attach          Attach to the running process PID.\n"
+		   "  --multi           Serve extended-remote; stay up without a process.\n"
+		   "  --once            Exit after the first client leaves.\n"
+		   "  --mount DIR       Serve DIR/PID/gdb (`target remote DIR/PID/gdb`) and\n"
+		   "                    DIR/PID/engines for every process the caller may debug.\n"
+		   "  --wrapper WRAPPER --\n"
+		   "                    Run the program through WRAPPER (e.g. env VAR=x).\n"
+		   "  --startup-with-shell, --no-startup-with-shell\n"
+		   "                    Start the program through $SHELL (default) or directly.\n"
+		   "  --disable-packet=vCont,T,Tthread,qC,qfThreadInfo,threads\n"
+		   "                    Act as if these packets were unknown (for testing gdb).\n"
+		   "  --debug           Print debugging information on stderr.\n"
+		   "  --remote-debug    Log every packet on stderr.\n"
+		   "  --help            Print this message.\n"
+		   "  --version         Print the version.\n");
 }
 
 enum {
@@ -62,32 +61,32 @@ enum {
 };
 
 static const struct option options[] = {
-	{ "attach", no_argument, NULL, OPT_ATTACH },
-	{ "multi", no_argument, NULL, OPT_MULTI },
-	{ "once", no_argument, NULL, OPT_ONCE },
-	{ "debug", no_argument, NULL, OPT_DEBUG },
-	{ "remote-debug", no_argument, NULL, OPT_REMOTE_DEBUG },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ "wrapper", no_argument, NULL, OPT_WRAPPER },
-	{ "startup-with-shell", no_argument, NULL, OPT_SHELL },
-	{ "no-startup-with-shell", no_argument, NULL, OPT_NO_SHELL },
-	{ "disable-packet", required_argument, NULL, OPT_DISABLE_PACKET },
-	{ "mount", required_argument, NULL, OPT_MOUNT },
-	{ NULL, 0, NULL, 0 },
+	{"attach", no_argument, NULL, OPT_ATTACH},
+	{"multi", no_argument, NULL, OPT_MULTI},
+	{"once", no_argument, NULL, OPT_ONCE},
+	{"debug", no_argument, NULL, OPT_DEBUG},
+	{"remote-debug", no_argument, NULL, OPT_REMOTE_DEBUG},
+	{"help", no_argument, NULL, OPT_HELP},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{"wrapper", no_argument, NULL, OPT_WRAPPER},
+	{"startup-with-shell", no_argument, NULL, OPT_SHELL},
+	{"no-startup-with-shell", no_argument, NULL, OPT_NO_SHELL},
+	{"disable-packet", required_argument, NULL, OPT_DISABLE_PACKET},
+	{"mount", required_argument, NULL, OPT_MOUNT},
+	{NULL, 0, NULL, 0},
 };
 
 static const struct {
 	const char *name;
 	unsigned bits;
 } disable_names[] = {
-	{ "vCont", GDB_DISABLE_VCONT },
-	{ "T", GDB_DISABLE_T },
-	{ "Tthread", GDB_DISABLE_TTHREAD },
-	{ "qC", GDB_DISABLE_QC },
-	{ "qfThreadInfo", GDB_DISABLE_QFTHREADINFO },
-	{ "threads", GDB_DISABLE_VCONT | GDB_DISABLE_TTHREAD | GDB_DISABLE_QC |
-			     GDB_DISABLE_QFTHREADINFO },
+	{"vCont", GDB_DISABLE_VCONT},
+	{"T", GDB_DISABLE_T},
+	{"Tthread", GDB_DISABLE_TTHREAD},
+	{"qC", GDB_DISABLE_QC},
+	{"qfThreadInfo", GDB_DISABLE_QFTHREADINFO},
+	{"threads",
+	 GDB_DISABLE_VCONT | GDB_DISABLE_TTHREAD | GDB_DISABLE_QC | GDB_DISABLE_QFTHREADINFO},
 };
 
 /* "--disable-packet=A,B": an unknown name is an error, as in gdbserver. */
@@ -150,7 +149,7 @@ static int parse_pid(const char *s)
 
 int main(int argc, char **argv)
 {
-	struct ep_config cfg = { .srv.startup_with_shell = true };
+	struct ep_config cfg = {.srv.startup_with_shell = true};
 	bool attach = false;
 	int opt;
 

@@ -25,9 +25,9 @@ enum arch_kind {
 
 /* Raw register state of one thread, as the kernel gives it. */
 struct arch_regs {
-	struct user_regs_struct gp; /* PTRACE_GETREGS (64-bit layout even for i386) */
+	struct user_regs_struct gp;    /* PTRACE_GETREGS (64-bit layout even for i386) */
 	uint8_t xsave[ARCH_XSAVE_MAX]; /* NT_X86_XSTATE, standard (non-compacted) format */
-	size_t xsave_len;	    /* bytes valid in xsave; 0 = not fetched */
+	size_t xsave_len;	       /* bytes valid in xsave; 0 = not fetched */
 };
 
 /* Which raw regsets a register write touched (arch_reg_write's result). */
@@ -41,7 +41,7 @@ struct arch_reg {
 
 struct arch_desc {
 	enum arch_kind kind;
-	int nregs;		  /* gdb register numbers 0..nregs-1, in tdesc order */
+	int nregs; /* gdb register numbers 0..nregs-1, in tdesc order */
 	const struct arch_reg *regs;
 	int pc_regno;
 	int sp_regno;
@@ -71,7 +71,8 @@ void arch_set_pc(const struct arch_desc *d, struct arch_regs *r, uint64_t pc);
  * an i386 inferior's is converted to and from the i386 layout.
  */
 #define ARCH_SIGINFO_SIZE 128
-void arch_siginfo_out(const struct arch_desc *d, const void *native, uint8_t out[ARCH_SIGINFO_SIZE]);
+void arch_siginfo_out(const struct arch_desc *d, const void *native,
+		      uint8_t out[ARCH_SIGINFO_SIZE]);
 void arch_siginfo_in(const struct arch_desc *d, const uint8_t in[ARCH_SIGINFO_SIZE], void *native);
 
 /* The syscall a thread stopped in a syscall is making (orig_rax / orig_eax). */

@@ -19,8 +19,8 @@
 struct ep_listen {
 	int fds[EP_MAX_LISTEN];
 	int nfds;
-	int port;	  /* TCP port actually bound (0 for unix) */
-	char path[108];	  /* unix socket path, "" for TCP */
+	int port;	/* TCP port actually bound (0 for unix) */
+	char path[108]; /* unix socket path, "" for TCP */
 };
 
 /*
@@ -43,7 +43,7 @@ enum ep_kind {
 	EP_RENDEZVOUS, /* RUNDIR/<pid>.sock */
 	EP_TRACER,
 	EP_SIGNAL,
-	EP_FUSE,       /* the /dev/fuse connection of --mount (ep_fuse.c) */
+	EP_FUSE, /* the /dev/fuse connection of --mount (ep_fuse.c) */
 };
 
 struct ep_item {
@@ -53,12 +53,12 @@ struct ep_item {
 
 /* A client connection and the gdb session it talks to (ep_conn.c). */
 struct ep_conn {
-	struct ep_item in;   /* read side (kind EP_CONN) */
+	struct ep_item in; /* read side (kind EP_CONN) */
 	struct ep_conn *next;
-	int wfd;	     /* write side: same fd for sockets, 1 for stdio */
-	bool want_out;	     /* EPOLLOUT armed */
-	bool primary;	     /* the COMM client: gdbserver's rules apply */
-	bool dead;	     /* read EOF or error: close after this round */
+	int wfd;       /* write side: same fd for sockets, 1 for stdio */
+	bool want_out; /* EPOLLOUT armed */
+	bool primary;  /* the COMM client: gdbserver's rules apply */
+	bool dead;     /* read EOF or error: close after this round */
 	struct gdb_session *s;
 };
 

@@ -12,7 +12,7 @@
 
 int ep_watch(int epfd, struct ep_item *item, uint32_t events)
 {
-	struct epoll_event ev = { .events = events, .data.ptr = item };
+	struct epoll_event ev = {.events = events, .data.ptr = item};
 
 	return epoll_ctl(epfd, EPOLL_CTL_ADD, item->fd, &ev);
 }
@@ -59,7 +59,7 @@ void ep_conn_read(struct ep_conn *c)
 void ep_conn_flush(int epfd, struct ep_conn *c)
 {
 	struct buf *out = &c->s->rsp.out;
-	struct epoll_event ev = { .events = EPOLLOUT, .data.ptr = &c->in };
+	struct epoll_event ev = {.events = EPOLLOUT, .data.ptr = &c->in};
 	bool same = c->wfd == c->in.fd;
 
 	gdb_trace_pump(c->s); /* a trace session's text into packets */

@@ -55,8 +55,8 @@ static int bound_port(int fd)
 /* ":PORT": 127.0.0.1, then ::1 on the same port if the host has IPv6. */
 static int listen_loopback(int port, struct ep_listen *l)
 {
-	struct sockaddr_in in4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+	struct sockaddr_in in4 = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+	struct sockaddr_in6 in6 = {.sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT};
 	int fd;
 
 	in4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -75,9 +75,8 @@ static int listen_loopback(int port, struct ep_listen *l)
 static int listen_host(const char *host, const char *port, int family, struct ep_listen *l,
 		       char *msg, size_t msglen)
 {
-	struct addrinfo hints = { .ai_family = family,
-				  .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_PASSIVE };
+	struct addrinfo hints = {
+		.ai_family = family, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE};
 	struct addrinfo *res;
 	int fd, err;
 
@@ -97,7 +96,7 @@ static int listen_host(const char *host, const char *port, int family, struct ep
 
 static int listen_unix(const char *path, struct ep_listen *l)
 {
-	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	struct sockaddr_un un = {.sun_family = AF_UNIX};
 	struct stat st;
 	int fd;
 
@@ -123,8 +122,8 @@ static const char *strip_prefix(const char *comm, int *family)
 		const char *prefix;
 		int family;
 	} prefixes[] = {
-		{ "tcp:", AF_UNSPEC }, { "tcp4:", AF_INET }, { "tcp6:", AF_INET6 },
-		{ "udp:", AF_UNSPEC }, { "udp4:", AF_INET }, { "udp6:", AF_INET6 },
+		{"tcp:", AF_UNSPEC}, {"tcp4:", AF_INET}, {"tcp6:", AF_INET6},
+		{"udp:", AF_UNSPEC}, {"udp4:", AF_INET}, {"udp6:", AF_INET6},
 	};
 
 	*family = AF_UNSPEC;
@@ -195,15 +194,15 @@ int ep_accept(int fd, char *peer, size_t peerlen)
 		return -errno;
 	snprintf(peer, peerlen, "local socket");
 	if (ss.ss_family == AF_INET || ss.ss_family == AF_INET6) {
-		const void *a = ss.ss_family == AF_INET ?
-				(const void *)&((struct sockaddr_in *)&ss)->sin_addr :
-				(const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr;
+		const void *a = ss.ss_family == AF_INET
+					? (const void *)&((struct sockaddr_in *)&ss)->sin_addr
+					: (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr;
 
 		inet_ntop(ss.ss_family, a, host, sizeof(host));
 		setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		snprintf(peer, peerlen, "%s, port %d", host,
-			 ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port :
-							  ((struct sockaddr_in6 *)&ss)->sin6_port));
+			 ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
+						       : ((struct sockaddr_in6 *)&ss)->sin6_port));
 	}
 	return c;
 }

@@ -69,7 +69,7 @@ static int proc_owner(pid_t pid, uid_t *uid, gid_t *gid)
 
 static struct ep_rendezvous *rdv_open(int epfd, pid_t pid)
 {
-	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	struct sockaddr_un un = {.sun_family = AF_UNIX};
 	struct ep_rendezvous *r;
 	char dir[80];
 	uid_t uid;

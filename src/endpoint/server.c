@@ -37,7 +37,7 @@ struct server {
 	struct ep_item sig_item; /* SIGTERM, SIGINT, SIGHUP */
 	struct ep_rendezvous *rdv;
 	struct ep_fuse *fuse; /* --mount */
-	pid_t pid; /* the process of the command line */
+	pid_t pid;	      /* the process of the command line */
 	int epfd;
 	bool quit;
 	bool signalled; /* SIGTERM, SIGINT, SIGHUP: quit now, whatever is queued */
@@ -282,7 +282,8 @@ static void settle(struct server *sv)
 	    !sv->cfg->srv.multi)
 		sv->quit = true; /* the last rendezvous client left after the COMM one */
 	if (sv->quit && !sv->signalled && output_owed(sv))
-		sv->quit = false; /* not before they have it all; then they are done, and so are we */
+		sv->quit =
+			false; /* not before they have it all; then they are done, and so are we */
 	ep_rendezvous_sync(&sv->rdv, sv->epfd, sv->t);
 }
 
@@ -397,7 +398,7 @@ static int open_comm(struct server *sv)
 		return -1;
 	}
 	for (int i = 0; i < sv->lis.nfds; i++) {
-		sv->lis_items[i] = (struct ep_item){ EP_LISTEN, sv->lis.fds[i] };
+		sv->lis_items[i] = (struct ep_item){EP_LISTEN, sv->lis.fds[i]};
 		ep_watch(sv->epfd, &sv->lis_items[i], EPOLLIN);
 	}
 	return 0;
@@ -458,7 +459,7 @@ static void shutdown_all(struct server *sv)
 
 int ep_server_run(struct ep_config *cfg)
 {
-	struct server sv = { .cfg = cfg };
+	struct server sv = {.cfg = cfg};
 
 	signal(SIGPIPE, SIG_IGN);
 	cfg->srv.on_exit = on_exit_cb;
@@ -479,9 +480,9 @@ int ep_server_run(struct ep_config *cfg)
 		goto out;
 	}
 	announce(&sv);
-	sv.tracer_item = (struct ep_item){ EP_TRACER, tracer_fd(sv.t) };
+	sv.tracer_item = (struct ep_item){EP_TRACER, tracer_fd(sv.t)};
 	ep_watch(sv.epfd, &sv.tracer_item, EPOLLIN);
-	sv.sig_item = (struct ep_item){ EP_SIGNAL, quit_signals() };
+	sv.sig_item = (struct ep_item){EP_SIGNAL, quit_signals()};
 	if (sv.sig_item.fd >= 0)
 		ep_watch(sv.epfd, &sv.sig_item, EPOLLIN);
 	ep_rendezvous_sync(&sv.rdv, sv.epfd, sv.t);

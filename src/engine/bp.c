@@ -142,7 +142,8 @@ static enum arch_dr_type dr_type(enum engine_bp_type type)
 static void dregs_changed(struct uproc *p)
 {
 	p->dregs_used = true;
-	for_each_thread(p, th) {
+	for_each_thread(p, th)
+	{
 		th->dr_dirty = true;
 		if (th->stopped)
 			bp_dregs_apply(th);
@@ -168,7 +169,7 @@ int bp_hw_insert(struct engine *e, enum engine_bp_type type, uint64_t addr, int 
 		arch_dr_remove(&e->p->dregs, dr_type(type), addr, len);
 		return -ENOMEM;
 	}
-	*h = (struct hwbp){ .next = e->hw, .type = type, .addr = addr, .len = len, .refs = 1 };
+	*h = (struct hwbp){.next = e->hw, .type = type, .addr = addr, .len = len, .refs = 1};
 	e->hw = h;
 	dregs_changed(e->p);
 	return 0;

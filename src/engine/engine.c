@@ -53,7 +53,8 @@ size_t engine_threads(struct engine *e, pid_t *tids, size_t max)
 {
 	size_t n = 0;
 
-	for_each_thread(e->p, th) {
+	for_each_thread(e->p, th)
+	{
 		if (n < max)
 			tids[n] = th->tid;
 		n++;
@@ -133,7 +134,8 @@ static void ask_step(struct engine *e, struct uthread *th)
 /* Non-stop: let go of the named threads that are stopped for e; leave the rest. */
 static int resume_nonstop(struct engine *e, const struct engine_resume *acts, size_t n)
 {
-	for_each_thread(e->p, th) {
+	for_each_thread(e->p, th)
+	{
 		const struct engine_resume *a = find_action(acts, n, th->tid);
 
 		if (!a || a->action == ENGINE_HOLD || !(th->hold_mask & ENGINE_BIT(e)))
@@ -157,7 +159,8 @@ int engine_resume(struct engine *e, const struct engine_resume *acts, size_t n)
 		return resume_nonstop(e, acts, n);
 	if (!e->stopped)
 		return -EBUSY;
-	for_each_thread(p, th) {
+	for_each_thread(p, th)
+	{
 		const struct engine_resume *a = find_action(acts, n, th->tid);
 		enum engine_action act = a ? a->action : ENGINE_HOLD;
 

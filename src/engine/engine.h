@@ -28,22 +28,22 @@ struct engine;
 struct tracer;
 
 enum engine_stop_kind {
-	ENGINE_STOP_SIGNAL,	/* a signal arrived for tid: sig (host number) */
-	ENGINE_STOP_SWBREAK,	/* tid hit one of this engine's int3 breakpoints at addr */
-	ENGINE_STOP_HWBREAK,	/* tid hit one of this engine's hardware breakpoints */
-	ENGINE_STOP_WATCH,	/* watchpoint: addr, watch = ARCH_DR_WRITE/READ/ACCESS */
-	ENGINE_STOP_STEP,	/* a single-step this engine asked for finished */
-	ENGINE_STOP_INTERRUPT,	/* engine_interrupt() took effect (report as SIGINT) */
-	ENGINE_STOP_ATTACHED,	/* initial stop after attach or launch */
-	ENGINE_STOP_EXITED,	/* the process exited: status = exit code */
-	ENGINE_STOP_KILLED,	/* the process was killed by signal sig */
-	ENGINE_STOP_SYSCALL_ENTRY, /* tid entered syscall sysno (engine_catch_syscalls) */
+	ENGINE_STOP_SIGNAL,	    /* a signal arrived for tid: sig (host number) */
+	ENGINE_STOP_SWBREAK,	    /* tid hit one of this engine's int3 breakpoints at addr */
+	ENGINE_STOP_HWBREAK,	    /* tid hit one of this engine's hardware breakpoints */
+	ENGINE_STOP_WATCH,	    /* watchpoint: addr, watch = ARCH_DR_WRITE/READ/ACCESS */
+	ENGINE_STOP_STEP,	    /* a single-step this engine asked for finished */
+	ENGINE_STOP_INTERRUPT,	    /* engine_interrupt() took effect (report as SIGINT) */
+	ENGINE_STOP_ATTACHED,	    /* initial stop after attach or launch */
+	ENGINE_STOP_EXITED,	    /* the process exited: status = exit code */
+	ENGINE_STOP_KILLED,	    /* the process was killed by signal sig */
+	ENGINE_STOP_SYSCALL_ENTRY,  /* tid entered syscall sysno (engine_catch_syscalls) */
 	ENGINE_STOP_SYSCALL_RETURN, /* tid returns from syscall sysno */
-	ENGINE_STOP_FORK,	/* tid forked: child pid (engine_fork_child) */
-	ENGINE_STOP_VFORK,	/* tid vforked: child pid; the parent waits for it */
-	ENGINE_STOP_VFORK_DONE, /* the vfork child exec'd or exited */
-	ENGINE_STOP_EXEC,	/* tid exec'd a new program (engine_exe_path) */
-	ENGINE_STOP_STOPPED,	/* non-stop: tid stopped as asked (engine_stop_thread), no signal */
+	ENGINE_STOP_FORK,	    /* tid forked: child pid (engine_fork_child) */
+	ENGINE_STOP_VFORK,	    /* tid vforked: child pid; the parent waits for it */
+	ENGINE_STOP_VFORK_DONE,	    /* the vfork child exec'd or exited */
+	ENGINE_STOP_EXEC,	    /* tid exec'd a new program (engine_exe_path) */
+	ENGINE_STOP_STOPPED, /* non-stop: tid stopped as asked (engine_stop_thread), no signal */
 };
 
 struct engine_stop {
@@ -121,7 +121,7 @@ struct engine_launch {
 	char *const *env;  /* NULL: inherit ours */
 	const char *cwd;   /* NULL: ours */
 	unsigned flags;	   /* ENGINE_LAUNCH_* */
-	int execs;	   /* exec events until the program itself runs (a shell, a wrapper: more) */
+	int execs; /* exec events until the program itself runs (a shell, a wrapper: more) */
 };
 
 /*
@@ -159,7 +159,7 @@ int engine_thread_name(struct engine *e, pid_t tid, char *out, size_t outlen);
 
 /* Per-thread resume actions; threads not listed stay as deflt says. */
 enum engine_action {
-	ENGINE_HOLD,	/* stay stopped (for this engine) */
+	ENGINE_HOLD, /* stay stopped (for this engine) */
 	ENGINE_RUN,
 	ENGINE_STEP,
 };
@@ -167,7 +167,7 @@ enum engine_action {
 struct engine_resume {
 	pid_t tid; /* -1: every thread not otherwise listed */
 	enum engine_action action;
-	int sig;   /* host signal to deliver, 0 = none */
+	int sig; /* host signal to deliver, 0 = none */
 };
 
 /*

@@ -65,7 +65,7 @@ static void engine_unlink(struct engine *e)
 void detect_arch(struct uproc *p, pid_t tid)
 {
 	struct user_regs_struct regs;
-	struct iovec iov = { .iov_base = &regs, .iov_len = sizeof(regs) };
+	struct iovec iov = {.iov_base = &regs, .iov_len = sizeof(regs)};
 
 	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov) == 0)
 		p->arch = arch_get(iov.iov_len < sizeof(regs) ? ARCH_I386 : ARCH_AMD64);
@@ -137,8 +137,7 @@ static int wait_exec(pid_t pid, int err_fd, int n)
 		if ((unsigned)status >> 16 == PTRACE_EVENT_EXEC && --n == 0)
 			return 0;
 		/* anything before exec (a signal sent to it): pass it on */
-		ptrace(PTRACE_CONT, pid, 0L,
-		       (long)((unsigned)status >> 16 ? 0 : WSTOPSIG(status)));
+		ptrace(PTRACE_CONT, pid, 0L, (long)((unsigned)status >> 16 ? 0 : WSTOPSIG(status)));
 	}
 }
 
@@ -182,8 +181,7 @@ struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
 	e = engine_new(p, c);
 	e->stopped = true;
 	e->report = (struct engine_stop){
-		.kind = ENGINE_STOP_ATTACHED, .pid = pid, .tid = pid, .sig = SIGTRAP
-	};
+		.kind = ENGINE_STOP_ATTACHED, .pid = pid, .tid = pid, .sig = SIGTRAP};
 	return e;
 }
 
@@ -289,7 +287,8 @@ void engine_detach(struct engine *e)
 		engine_detach(e->child);
 	if (!p->exited)
 		bp_engine_drop(e);
-	for_each_thread(p, th) {
+	for_each_thread(p, th)
+	{
 		th->hold_mask &= ~ENGINE_BIT(e);
 		th->step_mask &= ~ENGINE_BIT(e);
 		th->sig_owners &= ~ENGINE_BIT(e);

@@ -18,10 +18,10 @@
 
 #define UPROC_MAX_ENGINES 64
 
-#define UPROC_SEIZE_OPTIONS                                                                   \
-	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK | \
+#define UPROC_SEIZE_OPTIONS                                                                        \
+	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK |   \
 	 PTRACE_O_TRACEVFORK | PTRACE_O_TRACEVFORKDONE)
-#define MORIBUND_MAX	  64
+#define MORIBUND_MAX 64
 
 enum uevent_kind {
 	UEV_NONE,
@@ -69,18 +69,18 @@ struct uthread {
 	bool regs_valid;   /* regs.gp cached */
 	bool xsave_valid;  /* regs.xsave cached */
 	bool has_pending;
-	bool in_syscall;   /* between a syscall-entry and its exit stop */
-	long sys_nr;	   /* ... of this syscall */
-	struct uevent pending;	/* an event not yet given to the engines */
-	int deliver_sig;	/* signal to inject at the next resume */
-	int sig_orig;		/* the signal that arrived (deliver_sig may replace it) */
-	bool sig_suppressed;	/* an engine that stopped for it said "c": not delivered */
-	uint64_t sig_owners;	/* engines that stopped for deliver_sig */
-	uint64_t bp_pc;		/* where it stopped at a breakpoint (at_bp) */
-	uint64_t hold_mask;	/* engines that keep this thread stopped */
-	uint64_t stop_req;	/* non-stop engines that asked it to stop */
-	uint64_t ctrlc_req;	/* ... with ^C (reported as SIGINT) */
-	uint64_t step_mask;	/* engines that want it single-stepped */
+	bool in_syscall;       /* between a syscall-entry and its exit stop */
+	long sys_nr;	       /* ... of this syscall */
+	struct uevent pending; /* an event not yet given to the engines */
+	int deliver_sig;       /* signal to inject at the next resume */
+	int sig_orig;	       /* the signal that arrived (deliver_sig may replace it) */
+	bool sig_suppressed;   /* an engine that stopped for it said "c": not delivered */
+	uint64_t sig_owners;   /* engines that stopped for deliver_sig */
+	uint64_t bp_pc;	       /* where it stopped at a breakpoint (at_bp) */
+	uint64_t hold_mask;    /* engines that keep this thread stopped */
+	uint64_t stop_req;     /* non-stop engines that asked it to stop */
+	uint64_t ctrlc_req;    /* ... with ^C (reported as SIGINT) */
+	uint64_t step_mask;    /* engines that want it single-stepped */
 	struct arch_regs regs;
 };
 
@@ -89,7 +89,7 @@ struct swbp {
 	uint64_t addr;
 	uint64_t owners; /* engines that inserted it */
 	uint8_t orig[16];
-	bool inserted;	 /* trap bytes are in memory */
+	bool inserted; /* trap bytes are in memory */
 };
 
 struct hwbp {
@@ -119,8 +119,8 @@ struct engine {
 	bool nonstop;		 /* per-thread stops (nonstop.c) */
 	struct engine_stop *nsq; /* non-stop reports not yet handed to on_stop() */
 	size_t nsq_len, nsq_cap;
-	unsigned observe;	 /* ENGINE_OBSERVE_* */
-	struct hwbp *hw;    /* this engine's hardware breakpoints/watchpoints */
+	unsigned observe; /* ENGINE_OBSERVE_* */
+	struct hwbp *hw;  /* this engine's hardware breakpoints/watchpoints */
 };
 
 struct uproc {
@@ -128,28 +128,28 @@ struct uproc {
 	struct tracer *t;
 	pid_t pid;
 	const struct arch_desc *arch;
-	bool attached;	   /* attached (true) or launched (false) */
+	bool attached; /* attached (true) or launched (false) */
 	bool exited;
-	bool frozen;	   /* attaching or detaching: sched_update() leaves all stopped */
-	int memfd;	   /* /proc/PID/mem */
+	bool frozen; /* attaching or detaching: sched_update() leaves all stopped */
+	int memfd;   /* /proc/PID/mem */
 	struct uthread *threads;
 	struct uthread *last_event; /* thread of the latest event (for ^C reports) */
 	struct engine *engines;
-	uint64_t slots;	   /* engine slots in use */
+	uint64_t slots; /* engine slots in use */
 	struct swbp *bps;
 	struct arch_dregs dregs;
-	bool dregs_used;   /* debug registers were ever written */
-	bool sys_traced;   /* an engine wants syscalls: resume with PTRACE_SYSCALL */
+	bool dregs_used;		 /* debug registers were ever written */
+	bool sys_traced;		 /* an engine wants syscalls: resume with PTRACE_SYSCALL */
 	uint64_t moribund[MORIBUND_MAX]; /* recently removed breakpoint addresses */
 	unsigned moribund_next;
-	struct uthread *step_over;	 /* thread stepping over a breakpoint */
-	uint64_t step_over_addr;	 /* ... and the trap it steps over */
+	struct uthread *step_over; /* thread stepping over a breakpoint */
+	uint64_t step_over_addr;   /* ... and the trap it steps over */
 };
 
 struct tracer {
-	int epfd;	/* what tracer_fd() returns */
-	int sigfd;	/* SIGCHLD */
-	int evfd;	/* wakes the loop for deferred on_stop() calls */
+	int epfd;  /* what tracer_fd() returns */
+	int sigfd; /* SIGCHLD */
+	int evfd;  /* wakes the loop for deferred on_stop() calls */
 	struct uproc *procs;
 	bool notify_pending;
 	/* stops of pids not yet known (a fork child that stopped before its parent's event) */

@@ -84,7 +84,7 @@ static bool classify_dr6(struct uthread *th, struct uevent *ev)
 
 void event_classify(struct uthread *th, int sig)
 {
-	struct uevent ev = { .kind = UEV_SIGNAL, .sig = sig };
+	struct uevent ev = {.kind = UEV_SIGNAL, .sig = sig};
 	siginfo_t si;
 
 	if (sig != SIGTRAP)
@@ -165,9 +165,9 @@ uint64_t event_wanted_by(struct uthread *th, const struct uevent *ev)
 		 * thread (as gdbserver does): gdb must know a handler is about
 		 * to run inside its step.
 		 */
-		for_each_engine(p, e)
-			if (!e->pass[ev->sig] || (!e->observer && (th->step_mask & ENGINE_BIT(e))))
-				want |= ENGINE_BIT(e);
+		for_each_engine(p, e) if (!e->pass[ev->sig] ||
+					  (!e->observer && (th->step_mask & ENGINE_BIT(e)))) want |=
+			ENGINE_BIT(e);
 		return want | bp_owners_at_pc(th);
 	case UEV_SWBREAK:
 		bp = bp_find(p, ev->addr);
@@ -179,15 +179,13 @@ uint64_t event_wanted_by(struct uthread *th, const struct uevent *ev)
 	case UEV_FORK:
 	case UEV_VFORK_DONE:
 	case UEV_EXEC:
-		for_each_engine(p, e)
-			if (!e->observer && (e->events & event_need(ev)))
-				want |= ENGINE_BIT(e);
+		for_each_engine(p, e) if (!e->observer && (e->events & event_need(ev))) want |=
+			ENGINE_BIT(e);
 		return want;
 	case UEV_HW:
-		for_each_engine(p, e)
-			for (struct hwbp *h = e->hw; h; h = h->next)
-				if (hw_matches(h, ev))
-					want |= ENGINE_BIT(e);
+		for_each_engine(p, e) for (struct hwbp *h = e->hw; h;
+					   h = h->next) if (hw_matches(h, ev)) want |=
+			ENGINE_BIT(e);
 		return want | (ev->also_step ? th->step_mask : 0);
 	default:
 		return 0;
@@ -245,7 +243,8 @@ void event_dispatch(struct uthread *th)
 	struct uevent ev = th->pending;
 	uint64_t want = event_wanted_by(th, &ev);
 
-	for_each_engine(p, e) {
+	for_each_engine(p, e)
+	{
 		bool busy = e->stopped || e->has_report;
 
 		/*
@@ -275,7 +274,8 @@ void event_dispatch(struct uthread *th)
 		th->at_bp = true;
 		th->bp_pc = ev.addr;
 	}
-	for_each_engine(p, e) {
+	for_each_engine(p, e)
+	{
 		struct engine_stop st;
 
 		if (!(want & ENGINE_BIT(e)))

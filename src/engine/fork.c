@@ -103,8 +103,7 @@ static struct engine *follow_child(struct engine *e, struct uproc *cp)
 	ce->events = e->events;
 	memcpy(ce->pass, e->pass, sizeof(ce->pass));
 	ce->report = (struct engine_stop){
-		.kind = ENGINE_STOP_ATTACHED, .pid = cp->pid, .tid = cp->pid, .sig = SIGTRAP
-	};
+		.kind = ENGINE_STOP_ATTACHED, .pid = cp->pid, .tid = cp->pid, .sig = SIGTRAP};
 	if (e->child) /* an earlier child nobody took */
 		engine_detach(e->child);
 	e->child = ce;
@@ -118,9 +117,7 @@ void fork_event(struct uthread *th, pid_t child, bool vfork)
 	int map[UPROC_MAX_ENGINES];
 	uint64_t want = 0;
 
-	for_each_engine(p, e)
-		if (!e->observer && (e->events & need))
-			want |= ENGINE_BIT(e);
+	for_each_engine(p, e) if (!e->observer && (e->events & need)) want |= ENGINE_BIT(e);
 	wait_child_stop(p->t, child);
 	if (!vfork)
 		strip_traps(p, child, want);
@@ -133,7 +130,8 @@ void fork_event(struct uthread *th, pid_t child, bool vfork)
 	uthread_add(cp, child)->stopped = true;
 	for (int i = 0; i < UPROC_MAX_ENGINES; i++)
 		map[i] = -1;
-	for_each_engine(p, e) {
+	for_each_engine(p, e)
+	{
 		struct engine *ce = want & ENGINE_BIT(e) ? follow_child(e, cp) : NULL;
 
 		if (ce)
@@ -141,7 +139,7 @@ void fork_event(struct uthread *th, pid_t child, bool vfork)
 	}
 	if (!vfork)
 		clone_traps(p, cp, map);
-	th->pending = (struct uevent){ .kind = UEV_FORK, .vfork = vfork, .addr = (uint64_t)child };
+	th->pending = (struct uevent){.kind = UEV_FORK, .vfork = vfork, .addr = (uint64_t)child};
 	th->has_pending = true;
 }
 

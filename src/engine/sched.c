@@ -19,17 +19,13 @@
 
 static bool any_engine_stopped(struct uproc *p)
 {
-	for_each_engine(p, e)
-		if (e->stopped)
-			return true;
+	for_each_engine(p, e) if (e->stopped) return true;
 	return false;
 }
 
 static bool need_stop(struct uproc *p)
 {
-	for_each_engine(p, e)
-		if (e->has_report || (e->interrupt_req && !e->stopped))
-			return true;
+	for_each_engine(p, e) if (e->has_report || (e->interrupt_req && !e->stopped)) return true;
 	return false;
 }
 
@@ -38,7 +34,8 @@ static bool stop_threads(struct uproc *p)
 {
 	bool all = true;
 
-	for_each_thread(p, th) {
+	for_each_thread(p, th)
+	{
 		if (th->stopped)
 			continue;
 		all = false;
@@ -50,16 +47,17 @@ static bool stop_threads(struct uproc *p)
 
 static void deliver_reports(struct uproc *p)
 {
-	for_each_engine(p, e) {
+	for_each_engine(p, e)
+	{
 		if (!e->has_report && !(e->interrupt_req && !e->stopped))
 			continue;
 		if (!e->has_report) {
 			struct uthread *th = p->last_event ? p->last_event : p->threads;
 
-			e->report = (struct engine_stop){ .kind = ENGINE_STOP_INTERRUPT,
-							  .pid = p->pid,
-							  .tid = th ? th->tid : p->pid,
-							  .sig = SIGINT };
+			e->report = (struct engine_stop){.kind = ENGINE_STOP_INTERRUPT,
+							 .pid = p->pid,
+							 .tid = th ? th->tid : p->pid,
+							 .sig = SIGINT};
 			e->interrupt_req = false;
 		} else if (e->interrupt_req && e->report.kind == ENGINE_STOP_STEP) {
 			/* ^C during a step: the step ends, as the interrupt */
@@ -67,10 +65,12 @@ static void deliver_reports(struct uproc *p)
 			e->report.sig = SIGINT;
 			e->interrupt_req = false;
 		}
-		/* else a ^C that came with another stop makes the next one, as a queued SIGINT would */
+		/* else a ^C that came with another stop makes the next one, as a queued SIGINT
+		 * would */
 		e->has_report = false;
 		e->stopped = true;
-		for_each_thread(p, th) {
+		for_each_thread(p, th)
+		{
 			th->hold_mask &= ~ENGINE_BIT(e);
 			th->step_mask &= ~ENGINE_BIT(e);
 		}
@@ -113,7 +113,8 @@ static bool runnable(const struct uthread *th)
 /* A runnable thread sitting on an inserted trap it was stopped at. */
 static struct uthread *find_step_over(struct uproc *p)
 {
-	for_each_thread(p, th) {
+	for_each_thread(p, th)
+	{
 		struct swbp *bp;
 
 		if (!runnable(th) || !th->at_bp)
@@ -162,9 +163,7 @@ static bool waits_for_step(struct uproc *p, const struct engine *e)
 {
 	if (e->stopped || e->has_report || e->interrupt_req)
 		return false;
-	for_each_thread(p, th)
-		if (th->step_mask & ENGINE_BIT(e))
-			return true;
+	for_each_thread(p, th) if (th->step_mask & ENGINE_BIT(e)) return true;
 	return false;
 }
 
@@ -180,12 +179,12 @@ static struct uthread *find_weak_step(struct uproc *p)
 {
 	if (!sched_all_stopped(p))
 		return NULL;
-	for_each_thread(p, th) {
+	for_each_thread(p, th)
+	{
 		bool weak = th->step_mask && !th->has_pending;
 
-		for_each_engine(p, e)
-			if (weak && (th->hold_mask & ENGINE_BIT(e)) && !waits_for_step(p, e))
-				weak = false;
+		for_each_engine(p, e) if (weak && (th->hold_mask & ENGINE_BIT(e)) &&
+					  !waits_for_step(p, e)) weak = false;
 		if (weak && th->hold_mask)
 			return th;
 	}
@@ -198,13 +197,14 @@ void sched_update(struct uproc *p)
 
 	if (p->exited || p->frozen)
 		return;
-	for_each_thread(p, t) {
+	for_each_thread(p, t)
+	{
 		if (t->stopped && t->has_pending)
 			event_dispatch(t);
 		if (t->stopped && !t->has_pending && t->step_owed) {
 			/* its syscall-step is done: reported after the syscall's own report */
 			t->step_owed = false;
-			t->pending = (struct uevent){ .kind = UEV_STEP };
+			t->pending = (struct uevent){.kind = UEV_STEP};
 			t->has_pending = true;
 			event_dispatch(t);
 		}
@@ -227,9 +227,7 @@ void sched_update(struct uproc *p)
 		}
 		return;
 	}
-	for_each_thread(p, t)
-		if (runnable(t))
-			resume_thread(t, t->step_mask != 0);
+	for_each_thread(p, t) if (runnable(t)) resume_thread(t, t->step_mask != 0);
 	th = find_weak_step(p);
 	if (th)
 		resume_thread(th, true);

@@ -41,9 +41,7 @@ static bool sysset_has(const struct sysset *s, long nr)
 void sys_update(struct uproc *p)
 {
 	p->sys_traced = false;
-	for_each_engine(p, e)
-		if (e->catch_sys.on)
-			p->sys_traced = true;
+	for_each_engine(p, e) if (e->catch_sys.on) p->sys_traced = true;
 }
 
 int engine_catch_syscalls(struct engine *e, bool on, const long *nrs, size_t n)
@@ -98,9 +96,8 @@ bool sys_step_needs_stops(struct uthread *th)
 
 	if (!th->p->sys_traced)
 		return false;
-	for_each_engine(th->p, e)
-		if (e->catch_sys.on && !(th->step_mask & ENGINE_BIT(e)))
-			others = true;
+	for_each_engine(th->p, e) if (e->catch_sys.on && !(th->step_mask & ENGINE_BIT(e))) others =
+		true;
 	return others && at_syscall_insn(th);
 }
 
@@ -109,16 +106,15 @@ uint64_t sys_wanted_by(struct uproc *p, const struct uevent *ev)
 {
 	uint64_t want = 0;
 
-	for_each_engine(p, e)
-		if (!e->observer && sysset_has(&e->catch_sys, ev->nr))
-			want |= ENGINE_BIT(e);
+	for_each_engine(p, e) if (!e->observer && sysset_has(&e->catch_sys, ev->nr)) want |=
+		ENGINE_BIT(e);
 	return want;
 }
 
-static void observers_tell(struct uproc *p, const struct engine_event *ev, unsigned need,
-			   long nr)
+static void observers_tell(struct uproc *p, const struct engine_event *ev, unsigned need, long nr)
 {
-	for_each_engine(p, e) {
+	for_each_engine(p, e)
+	{
 		if (!e->observer || e->dead || (need && !(e->observe & need)))
 			continue;
 		if (need == ENGINE_OBSERVE_SYSCALLS && !sysset_has(&e->catch_sys, nr))
@@ -141,8 +137,8 @@ void sys_handle_stop(struct uthread *th)
 {
 	struct uproc *p = th->p;
 	struct __ptrace_syscall_info info;
-	struct engine_event ev = { .pid = p->pid, .tid = th->tid, .arch = p->arch };
-	struct uevent uev = { .kind = UEV_SYSCALL };
+	struct engine_event ev = {.pid = p->pid, .tid = th->tid, .arch = p->arch};
+	struct uevent uev = {.kind = UEV_SYSCALL};
 
 	memset(&info, 0, sizeof(info));
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, th->tid, (void *)sizeof(info), &info) <= 0)
@@ -177,10 +173,8 @@ void sys_handle_stop(struct uthread *th)
 void observe_signal(struct uthread *th, int sig)
 {
 	struct uproc *p = th->p;
-	struct engine_event ev = { .kind = ENGINE_EV_SIGNAL,
-				   .pid = p->pid,
-				   .tid = th->tid,
-				   .arch = p->arch };
+	struct engine_event ev = {
+		.kind = ENGINE_EV_SIGNAL, .pid = p->pid, .tid = th->tid, .arch = p->arch};
 	siginfo_t si;
 
 	memset(&si, 0, sizeof(si));
@@ -192,7 +186,7 @@ void observe_signal(struct uthread *th, int sig)
 
 void observe_exit(struct uproc *p, pid_t tid, int status)
 {
-	struct engine_event ev = { .pid = p->pid, .tid = tid, .arch = p->arch };
+	struct engine_event ev = {.pid = p->pid, .tid = tid, .arch = p->arch};
 
 	if (WIFEXITED(status)) {
 		ev.kind = ENGINE_EV_EXITED;
@@ -206,10 +200,8 @@ void observe_exit(struct uproc *p, pid_t tid, int status)
 
 void observe_thread_new(struct uproc *p, pid_t tid)
 {
-	struct engine_event ev = { .kind = ENGINE_EV_THREAD_NEW,
-				   .pid = p->pid,
-				   .tid = tid,
-				   .arch = p->arch };
+	struct engine_event ev = {
+		.kind = ENGINE_EV_THREAD_NEW, .pid = p->pid, .tid = tid, .arch = p->arch};
 
 	observers_tell(p, &ev, 0, 0);
 }

@@ -22,7 +22,7 @@
 
 static int epoll_add(int epfd, int fd)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+	struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
 
 	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
 }
@@ -159,7 +159,7 @@ static void handle_status(struct tracer *t, pid_t tid, int status)
 		th = adopt_thread(t, tid);
 	if (!th && WIFSTOPPED(status) && tgid_of(tid) == tid && t->nearly < 16) {
 		/* a fork child whose parent has not reported the fork yet */
-		t->early[t->nearly++] = (struct early_status){ tid, status };
+		t->early[t->nearly++] = (struct early_status){tid, status};
 		return;
 	}
 	if (!th)
@@ -205,7 +205,8 @@ static void notify_all(struct tracer *t)
 	while (again) {
 		again = false;
 		for (struct uproc *p = t->procs; p && !again; p = p->next) {
-			for_each_engine(p, e) {
+			for_each_engine(p, e)
+			{
 				struct engine_stop st;
 
 				if (!e->notify)

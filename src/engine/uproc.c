@@ -18,7 +18,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-
 /* /proc/PID/mem is tied to the address space it was opened on: reopen it after an exec. */
 void uproc_open_mem(struct uproc *p)
 {
@@ -72,9 +71,7 @@ void uproc_free(struct uproc *p)
 
 struct uthread *uproc_thread(struct uproc *p, pid_t tid)
 {
-	for_each_thread(p, th)
-		if (th->tid == tid)
-			return th;
+	for_each_thread(p, th) if (th->tid == tid) return th;
 	return NULL;
 }
 
@@ -124,9 +121,7 @@ int uproc_seize(struct uproc *p, pid_t tid)
 
 bool sched_all_stopped(struct uproc *p)
 {
-	for_each_thread(p, th)
-		if (!th->stopped)
-			return false;
+	for_each_thread(p, th) if (!th->stopped) return false;
 	return true;
 }
 
@@ -136,7 +131,8 @@ void uproc_stop_all_sync(struct uproc *p)
 	struct tracer *t = p->t;
 	pid_t pid = p->pid;
 
-	for_each_thread(p, th) {
+	for_each_thread(p, th)
+	{
 		if (th->stopped || th->interrupting)
 			continue;
 		if (ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L) == 0)
@@ -158,7 +154,8 @@ void uproc_stop_all_sync(struct uproc *p)
 /* Let every thread go, each with the signal it was about to receive. */
 void uproc_detach_all(struct uproc *p)
 {
-	for_each_thread(p, th) {
+	for_each_thread(p, th)
+	{
 		int sig = th->deliver_sig;
 
 		if (!th->stopped)
@@ -173,7 +170,7 @@ void uproc_detach_all(struct uproc *p)
 
 void uproc_exited(struct uproc *p, int status)
 {
-	struct engine_stop st = { .pid = p->pid, .tid = p->pid };
+	struct engine_stop st = {.pid = p->pid, .tid = p->pid};
 
 	p->exited = true;
 	observe_exit(p, p->pid, status);
@@ -186,7 +183,8 @@ void uproc_exited(struct uproc *p, int status)
 	}
 	while (p->threads)
 		uthread_remove(p->threads);
-	for_each_engine(p, e) {
+	for_each_engine(p, e)
+	{
 		e->dead = true;
 		e->stopped = false;
 		e->has_report = false;
@@ -197,10 +195,11 @@ void uproc_exited(struct uproc *p, int status)
 /* Park a process event on th for the engines that asked for it. */
 static void report_event(struct uthread *th, enum uevent_kind kind, unsigned need)
 {
-	for_each_engine(th->p, e) {
+	for_each_engine(th->p, e)
+	{
 		if (e->observer || !(e->events & need))
 			continue;
-		th->pending = (struct uevent){ .kind = kind };
+		th->pending = (struct uevent){.kind = kind};
 		th->has_pending = true;
 		th->p->last_event = th;
 		return;

@@ -22,29 +22,29 @@
 struct gdb_server; /* daemon-wide options, shared by sessions (main.c) */
 struct gdb_cond;
 
-#define GDB_CATCH_MAX 512 /* syscall numbers in one QCatchSyscalls list */
-#define GDB_MAX_PROCS 16  /* processes one session debugs (fork children) */
-#define GDB_RANGE_ACTS 16 /* vCont actions kept to go on range stepping */
+#define GDB_CATCH_MAX  512 /* syscall numbers in one QCatchSyscalls list */
+#define GDB_MAX_PROCS  16  /* processes one session debugs (fork children) */
+#define GDB_RANGE_ACTS 16  /* vCont actions kept to go on range stepping */
 
 /* One process of a session (gdb_procs.c). */
 struct gdb_proc {
 	struct engine *e;
-	bool quiet;	       /* interrupted because another process stopped */
-	size_t ndeferred;      /* resumed by gdb before that interrupt arrived */
+	bool quiet;	  /* interrupted because another process stopped */
+	size_t ndeferred; /* resumed by gdb before that interrupt arrived */
 	struct engine_resume deferred[8];
 };
 
 struct gdb_session {
 	struct rsp_conn rsp;
-	struct buf reply;	    /* payload of the reply being built */
-	struct engine *engine;	    /* the selected process (Hg); NULL when none */
+	struct buf reply;		      /* payload of the reply being built */
+	struct engine *engine;		      /* the selected process (Hg); NULL when none */
 	struct gdb_proc procs[GDB_MAX_PROCS]; /* every process of this session */
 	size_t nprocs;
 	struct engine_stop pend[GDB_MAX_PROCS]; /* stops gdb has not heard yet */
 	size_t npend;
-	unsigned events;	    /* ENGINE_EVENT_* gdb asked for in qSupported */
-	bool nonstop;		    /* QNonStop:1 */
-	struct gdb_range {	    /* vCont;r: keep stepping tid while pc is in [start, end) */
+	unsigned events;   /* ENGINE_EVENT_* gdb asked for in qSupported */
+	bool nonstop;	   /* QNonStop:1 */
+	struct gdb_range { /* vCont;r: keep stepping tid while pc is in [start, end) */
 		bool on;
 		pid_t tid;
 		uint64_t start, end;
@@ -52,51 +52,51 @@ struct gdb_session {
 		struct engine_resume acts[GDB_RANGE_ACTS];
 		pid_t pids[GDB_RANGE_ACTS];
 	} range;
-	struct gdb_again {	    /* the last all-stop resume, to go on after a false condition */
-		size_t n;	    /* 0: too long to keep */
+	struct gdb_again { /* the last all-stop resume, to go on after a false condition */
+		size_t n;  /* 0: too long to keep */
 		struct engine_resume acts[GDB_RANGE_ACTS];
 		pid_t pids[GDB_RANGE_ACTS];
 	} again;
-	struct gdb_cond *conds;	    /* breakpoint conditions (gdb_cond.c) */
+	struct gdb_cond *conds; /* breakpoint conditions (gdb_cond.c) */
 	size_t nconds;
-	struct engine_stop *nsq;    /* non-stop stops gdb has not drained (vStopped) */
+	struct engine_stop *nsq; /* non-stop stops gdb has not drained (vStopped) */
 	size_t nsq_len, nsq_cap;
 	struct tracer *tracer;
 	struct gdb_server *server;
-	bool extended;		    /* '!' received */
-	bool waiting;		    /* a resume is in flight; the stop reply is owed */
-	bool closing;		    /* the endpoint should close after flushing */
-	bool detached;		    /* 'D' succeeded */
-	bool killed;		    /* 'k' or vKill took the process */
-	bool noack_pending;	    /* QStartNoAckMode: stop acking after this reply */
-	bool multiprocess;	    /* both sides said multiprocess+: pPID.TID ids */
-	bool secondary;		    /* joined a held process: no progress lines, no exit policy */
-	size_t thread_iter;	    /* qsThreadInfo position */
-	pid_t g_tid;		    /* Hg thread (0 = any) */
-	pid_t c_tid;		    /* Hc thread (0/-1 = any/all) */
-	struct engine_stop last;    /* last stop reported (for '?') */
+	bool extended;		 /* '!' received */
+	bool waiting;		 /* a resume is in flight; the stop reply is owed */
+	bool closing;		 /* the endpoint should close after flushing */
+	bool detached;		 /* 'D' succeeded */
+	bool killed;		 /* 'k' or vKill took the process */
+	bool noack_pending;	 /* QStartNoAckMode: stop acking after this reply */
+	bool multiprocess;	 /* both sides said multiprocess+: pPID.TID ids */
+	bool secondary;		 /* joined a held process: no progress lines, no exit policy */
+	size_t thread_iter;	 /* qsThreadInfo position */
+	pid_t g_tid;		 /* Hg thread (0 = any) */
+	pid_t c_tid;		 /* Hc thread (0/-1 = any/all) */
+	struct engine_stop last; /* last stop reported (for '?') */
 	bool have_last;
-	bool pass[NSIG];	    /* QPassSignals */
-	bool program_sig[NSIG];	    /* QProgramSignals (true = may deliver) */
+	bool pass[NSIG];	/* QPassSignals */
+	bool program_sig[NSIG]; /* QProgramSignals (true = may deliver) */
 	bool program_sig_set;
-	bool catch_on;		    /* QCatchSyscalls:1 */
-	bool catch_all;		    /* ... without a list */
+	bool catch_on;	/* QCatchSyscalls:1 */
+	bool catch_all; /* ... without a list */
 	size_t catch_n;
 	long catch_nrs[GDB_CATCH_MAX];
-	struct buf xfer_cache;	    /* a qXfer object being read in chunks */
-	char xfer_key[320];	    /* which object xfer_cache holds */
-	int vfile_fds[256];	    /* vFile:open handles, -1 = free (gdb keeps one per library) */
-	pid_t vfile_pid;	    /* vFile:setfs (0 = our own view) */
+	struct buf xfer_cache; /* a qXfer object being read in chunks */
+	char xfer_key[320];    /* which object xfer_cache holds */
+	int vfile_fds[256];    /* vFile:open handles, -1 = free (gdb keeps one per library) */
+	pid_t vfile_pid;       /* vFile:setfs (0 = our own view) */
 	struct engine_client client;
-	bool peer_known;	    /* client.peer_uid/peer_gid are the client's (unix socket, FUSE) */
+	bool peer_known; /* client.peer_uid/peer_gid are the client's (unix socket, FUSE) */
 	gid_t peer_gid;
-	char **env;		    /* environment for vRun (QEnvironment*) */
+	char **env; /* environment for vRun (QEnvironment*) */
 	size_t env_len;
-	char *cwd;		    /* QSetWorkingDir, NULL = ours */
-	char **last_argv;	    /* what the last launch ran, for 'R' */
-	bool no_aslr;		    /* QDisableRandomization */
-	bool startup_with_shell;    /* QStartupWithShell */
-	struct gdb_trace *trace;    /* Qutraced.trace: a streamed syscall trace (gdb_trace.c) */
+	char *cwd;		 /* QSetWorkingDir, NULL = ours */
+	char **last_argv;	 /* what the last launch ran, for 'R' */
+	bool no_aslr;		 /* QDisableRandomization */
+	bool startup_with_shell; /* QStartupWithShell */
+	struct gdb_trace *trace; /* Qutraced.trace: a streamed syscall trace (gdb_trace.c) */
 };
 
 /*

@@ -33,8 +33,9 @@ int gdb_handle_z(struct gdb_session *s, const char *p, size_t len)
 		err = engine_bp_remove(s->engine, z_types[type], addr, (int)kind);
 	if (type <= 1 && (p[0] == 'z' || !err)) {
 		if (p[0] == 'Z' && gdb_cond_set(s, engine_pid(s->engine), (int)type, addr, q,
-						 (size_t)(end - q)) < 0)
-			gdb_cond_clear(s, engine_pid(s->engine), (int)type, addr); /* gdb evaluates */
+						(size_t)(end - q)) < 0)
+			gdb_cond_clear(s, engine_pid(s->engine), (int)type,
+				       addr); /* gdb evaluates */
 		else if (p[0] == 'z')
 			gdb_cond_clear(s, engine_pid(s->engine), (int)type, addr);
 	}

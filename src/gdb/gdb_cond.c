@@ -73,7 +73,7 @@ int gdb_cond_set(struct gdb_session *s, pid_t pid, int type, uint64_t addr, cons
 	}
 	s->conds = v;
 	c = &s->conds[s->nconds++];
-	*c = (struct gdb_cond){ .pid = pid, .type = type, .addr = addr, .l = l };
+	*c = (struct gdb_cond){.pid = pid, .type = type, .addr = addr, .l = l};
 	return 0;
 }
 
@@ -114,10 +114,8 @@ static int cond_read_reg(void *ctx, int regnum, uint64_t *val)
 bool gdb_cond_false(struct gdb_session *s, const struct engine_stop *st)
 {
 	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
-	struct cond_ctx ctx = { .tid = st->tid };
-	struct agent_env env = { .ctx = &ctx,
-				 .read_mem = cond_read_mem,
-				 .read_reg = cond_read_reg };
+	struct cond_ctx ctx = {.tid = st->tid};
+	struct agent_env env = {.ctx = &ctx, .read_mem = cond_read_mem, .read_reg = cond_read_reg};
 	struct gdb_cond *c;
 	uint64_t pc;
 

@@ -103,7 +103,7 @@ static void remember_argv(struct gdb_session *s, char *const prog[])
 struct engine *gdb_launch(struct gdb_session *s, char *const prog[], int *err)
 {
 	const char *shell = NULL;
-	struct engine_launch l = { .env = s->env, .cwd = s->cwd };
+	struct engine_launch l = {.env = s->env, .cwd = s->cwd};
 	struct engine *e;
 	char **argv;
 
@@ -252,8 +252,8 @@ int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len)
 	uint64_t pid;
 	int err;
 
-	if (len < strlen("vAttach;") || rsp_parse_hex(&q, end, &pid) < 0 || q != end ||
-	    pid == 0 || pid > 0x7fffffff)
+	if (len < strlen("vAttach;") || rsp_parse_hex(&q, end, &pid) < 0 || q != end || pid == 0 ||
+	    pid > 0x7fffffff)
 		return -EINVAL;
 	if (s->engine)
 		return -EBUSY;

@@ -16,16 +16,16 @@
 #define GDB_DISABLE_T		 16u
 
 struct gdb_server {
-	unsigned disabled; /* GDB_DISABLE_* */
-	bool debug;	   /* --debug, monitor set debug */
-	bool exit_requested; /* monitor exit */
-	bool multi;	   /* --multi: extended-remote, lives on without a process */
-	bool once;	   /* --once: serve one client, then exit */
-	bool remote_debug; /* --remote-debug: packet log on stderr */
-	bool stdio;	   /* RSP on our stdin/stdout */
-	const char *program;	   /* PROG from the command line (vRun's default) */
-	char **wrapper;		   /* --wrapper words, or NULL */
-	bool startup_with_shell;   /* --[no-]startup-with-shell */
+	unsigned disabled;	 /* GDB_DISABLE_* */
+	bool debug;		 /* --debug, monitor set debug */
+	bool exit_requested;	 /* monitor exit */
+	bool multi;		 /* --multi: extended-remote, lives on without a process */
+	bool once;		 /* --once: serve one client, then exit */
+	bool remote_debug;	 /* --remote-debug: packet log on stderr */
+	bool stdio;		 /* RSP on our stdin/stdout */
+	const char *program;	 /* PROG from the command line (vRun's default) */
+	char **wrapper;		 /* --wrapper words, or NULL */
+	bool startup_with_shell; /* --[no-]startup-with-shell */
 	/* Called when the process exits or is killed (progress line, exit policy). */
 	void (*on_exit)(struct gdb_session *s, const struct engine_stop *st);
 	/* Called after a successful detach. */

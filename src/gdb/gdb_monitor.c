@@ -46,8 +46,8 @@ static void mon_debug(struct gdb_session *s, const char *arg)
 static void mon_remote_debug(struct gdb_session *s, const char *arg)
 {
 	s->server->remote_debug = arg[0] == '1';
-	monitor_out(s, s->server->remote_debug ? "Protocol debug output enabled.\n" :
-						 "Protocol debug output disabled.\n");
+	monitor_out(s, s->server->remote_debug ? "Protocol debug output enabled.\n"
+					       : "Protocol debug output disabled.\n");
 }
 
 static void mon_debug_format(struct gdb_session *s, const char *arg)
@@ -80,12 +80,12 @@ static const struct {
 	const char *cmd; /* the command; a trailing space means an argument follows */
 	void (*fn)(struct gdb_session *s, const char *arg);
 } monitor_cmds[] = {
-	{ "help", mon_help },
-	{ "set debug ", mon_debug },
-	{ "set remote-debug ", mon_remote_debug },
-	{ "set debug-format ", mon_debug_format },
-	{ "set libthread-db-search-path ", mon_thread_db_path },
-	{ "exit", mon_exit },
+	{"help", mon_help},
+	{"set debug ", mon_debug},
+	{"set remote-debug ", mon_remote_debug},
+	{"set debug-format ", mon_debug_format},
+	{"set libthread-db-search-path ", mon_thread_db_path},
+	{"exit", mon_exit},
 };
 
 int gdb_handle_qrcmd(struct gdb_session *s, const char *p, size_t len)
@@ -103,7 +103,8 @@ int gdb_handle_qrcmd(struct gdb_session *s, const char *p, size_t len)
 		size_t l = strlen(monitor_cmds[i].cmd);
 		bool has_arg = monitor_cmds[i].cmd[l - 1] == ' ';
 
-		if (has_arg ? strncmp(cmd, monitor_cmds[i].cmd, l) : strcmp(cmd, monitor_cmds[i].cmd))
+		if (has_arg ? strncmp(cmd, monitor_cmds[i].cmd, l)
+			    : strcmp(cmd, monitor_cmds[i].cmd))
 			continue;
 		monitor_cmds[i].fn(s, cmd + (has_arg ? l : 0));
 		buf_puts(&s->reply, "OK");

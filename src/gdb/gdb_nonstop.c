@@ -112,9 +112,8 @@ int gdb_nonstop_question(struct gdb_session *s)
 			return -ENOMEM;
 		n = engine_threads(e, tids, n) < n ? engine_threads(e, tids, n) : n;
 		for (size_t k = 0; k < n; k++) {
-			struct engine_stop st = { .kind = ENGINE_STOP_STOPPED,
-						  .pid = engine_pid(e),
-						  .tid = tids[k] };
+			struct engine_stop st = {
+				.kind = ENGINE_STOP_STOPPED, .pid = engine_pid(e), .tid = tids[k]};
 
 			if (!engine_thread_stopped(e, tids[k]) ||
 			    (s->have_last && s->last.tid == tids[k]))

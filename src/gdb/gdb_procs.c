@@ -27,7 +27,7 @@ int gdb_proc_add(struct gdb_session *s, struct engine *e)
 {
 	if (s->nprocs == GDB_MAX_PROCS)
 		return -ENOSPC;
-	s->procs[s->nprocs++] = (struct gdb_proc){ .e = e };
+	s->procs[s->nprocs++] = (struct gdb_proc){.e = e};
 	engine_set_events(e, s->events);
 	return 0;
 }
@@ -148,8 +148,8 @@ bool gdb_procs_on_stop(struct gdb_session *s, const struct engine_stop *st)
 	return true;
 }
 
-static size_t actions_for(const struct engine_resume *acts, const pid_t *pids, size_t n,
-			  pid_t pid, struct engine_resume *out, size_t max)
+static size_t actions_for(const struct engine_resume *acts, const pid_t *pids, size_t n, pid_t pid,
+			  struct engine_resume *out, size_t max)
 {
 	size_t k = 0;
 

@@ -21,7 +21,8 @@ int gdb_handle_qsupported(struct gdb_session *s, const char *p, size_t len)
 	/* the client's features: multiprocess and the process events change what we send */
 	s->multiprocess = false;
 	s->events = 0;
-	for (const char *f = memchr(p, ':', len); f && f < end; f = memchr(f, ';', (size_t)(end - f))) {
+	for (const char *f = memchr(p, ':', len); f && f < end;
+	     f = memchr(f, ';', (size_t)(end - f))) {
 		f++;
 		if (has_feature(f, end, "multiprocess+"))
 			s->multiprocess = true;
@@ -64,7 +65,8 @@ static int parse_signal_list(const char *p, size_t len, bool out[NSIG])
 
 	memset(out, 0, NSIG * sizeof(bool));
 	if (!q)
-		return len == strlen("QPassSignals") || len == strlen("QProgramSignals") ? 0 : -EINVAL;
+		return len == strlen("QPassSignals") || len == strlen("QProgramSignals") ? 0
+											 : -EINVAL;
 	q++;
 	while (q < end) {
 		uint64_t g;

@@ -75,7 +75,7 @@ static int resume_nonstop(struct gdb_session *s, const struct engine_resume *act
 		if (st->kind == ENGINE_STOP_EXITED || st->kind == ENGINE_STOP_KILLED ||
 		    named(acts, n, st->tid))
 			continue;
-		all[k] = (struct engine_resume){ .tid = st->tid, .action = ENGINE_HOLD };
+		all[k] = (struct engine_resume){.tid = st->tid, .action = ENGINE_HOLD};
 		allpids[k++] = st->pid;
 	}
 	memcpy(all + k, acts, n * sizeof(acts[0]));
@@ -101,8 +101,8 @@ static int resume_nonstop(struct gdb_session *s, const struct engine_resume *act
  * Resume; pids[i] is the process acts[i] names (0: any). A stop gdb has
  * not heard of yet answers at once instead, nothing resumed.
  */
-static int start_resume(struct gdb_session *s, const struct engine_resume *acts,
-			const pid_t *pids, size_t n)
+static int start_resume(struct gdb_session *s, const struct engine_resume *acts, const pid_t *pids,
+			size_t n)
 {
 	struct engine_stop st;
 	int err;
@@ -247,7 +247,7 @@ int gdb_handle_c(struct gdb_session *s, const char *p, size_t len)
 		if (err)
 			return err;
 	}
-	acts[0] = (struct engine_resume){ tid, step ? ENGINE_STEP : ENGINE_RUN, host_signal(s, sig) };
-	acts[1] = (struct engine_resume){ -1, ENGINE_RUN, 0 };
-	return start_resume(s, acts, (const pid_t[]){ 0, 0 }, 2);
+	acts[0] = (struct engine_resume){tid, step ? ENGINE_STEP : ENGINE_RUN, host_signal(s, sig)};
+	acts[1] = (struct engine_resume){-1, ENGINE_RUN, 0};
+	return start_resume(s, acts, (const pid_t[]){0, 0}, 2);
 }

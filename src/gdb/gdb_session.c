@@ -31,7 +31,7 @@ static bool range_goes_on(struct gdb_session *s, const struct engine_stop *st)
 static bool cond_goes_on(struct gdb_session *s, const struct engine_stop *st)
 {
 	struct gdb_proc *pr;
-	struct engine_resume one = { .tid = st->tid, .action = ENGINE_RUN };
+	struct engine_resume one = {.tid = st->tid, .action = ENGINE_RUN};
 
 	if (!s->nconds || !gdb_cond_false(s, st))
 		return false;
@@ -66,7 +66,8 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 		buf_reset(&s->reply);
 		gdb_stop_reply(s, st, &s->reply);
 		if (s->server && s->server->remote_debug)
-			fprintf(stderr, "putpkt (\"%.*s\"); [stop]\n", (int)s->reply.len, s->reply.data);
+			fprintf(stderr, "putpkt (\"%.*s\"); [stop]\n", (int)s->reply.len,
+				s->reply.data);
 		rsp_send(&s->rsp, s->reply.data, s->reply.len);
 	} else if (s->nonstop) {
 		gdb_nonstop_on_stop(s, st);
@@ -103,10 +104,10 @@ void gdb_session_set_engine(struct gdb_session *s, struct engine *e)
 	s->engine = e;
 	s->g_tid = 0;
 	s->c_tid = 0;
-	s->last = (struct engine_stop){ .kind = ENGINE_STOP_ATTACHED,
-					.pid = engine_pid(e),
-					.tid = engine_pid(e),
-					.sig = SIGTRAP };
+	s->last = (struct engine_stop){.kind = ENGINE_STOP_ATTACHED,
+				       .pid = engine_pid(e),
+				       .tid = engine_pid(e),
+				       .sig = SIGTRAP};
 	s->have_last = true;
 	engine_set_pass_signals(e, s->pass);
 	gdb_apply_catch(s);
@@ -160,7 +161,8 @@ static void handle_packet(struct gdb_session *s, const char *pkt, size_t len)
 		buf_printf(&s->reply, "E%02x", (unsigned)(-ret) & 0xff);
 	}
 	if (s->server && s->server->remote_debug)
-		fprintf(stderr, "putpkt (\"%.*s\");\n", (int)(s->reply.len > 200 ? 200 : s->reply.len),
+		fprintf(stderr, "putpkt (\"%.*s\");\n",
+			(int)(s->reply.len > 200 ? 200 : s->reply.len),
 			s->reply.data ? s->reply.data : "");
 	rsp_send(&s->rsp, s->reply.data, s->reply.len);
 	if (s->noack_pending) {

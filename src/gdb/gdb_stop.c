@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-static const char *const expedited[] = { "rbp", "rsp", "rip", "ebp", "esp", "eip" };
+static const char *const expedited[] = {"rbp", "rsp", "rip", "ebp", "esp", "eip"};
 
 static void put_expedited(struct engine *e, pid_t tid, struct buf *b)
 {
@@ -22,7 +22,8 @@ static void put_expedited(struct engine *e, pid_t tid, struct buf *b)
 		return;
 	for (int i = 0; i < d->nregs; i++) {
 		for (size_t k = 0; k < sizeof(expedited) / sizeof(expedited[0]); k++) {
-			if (strcmp(d->regs[i].name, expedited[k]) || arch_reg_read(d, r, i, val) < 0)
+			if (strcmp(d->regs[i].name, expedited[k]) ||
+			    arch_reg_read(d, r, i, val) < 0)
 				continue;
 			buf_printf(b, "%02x:", i);
 			buf_hex(b, val, d->regs[i].size);
@@ -37,8 +38,7 @@ static void put_reason(struct gdb_session *s, const struct engine_stop *st, stru
 	char path[4096];
 
 	static const char *const watch[] = {
-		[ARCH_DR_WRITE] = "watch", [ARCH_DR_READ] = "rwatch", [ARCH_DR_ACCESS] = "awatch"
-	};
+		[ARCH_DR_WRITE] = "watch", [ARCH_DR_READ] = "rwatch", [ARCH_DR_ACCESS] = "awatch"};
 
 	switch (st->kind) {
 	case ENGINE_STOP_SWBREAK:

@@ -38,17 +38,17 @@ struct rsp_event {
 };
 
 struct rsp_conn {
-	int state;		 /* receive state machine */
-	uint8_t sum;		 /* running checksum of the packet body */
-	uint8_t want_sum;	 /* checksum sent by the peer */
-	bool escape;		 /* previous body byte was '}' */
-	bool overflow;		 /* body exceeded RSP_MAX_PACKET */
-	bool noack;		 /* QStartNoAckMode accepted */
-	bool notify;		 /* the packet being received started with '%' */
-	size_t len;		 /* unescaped body length */
+	int state;	  /* receive state machine */
+	uint8_t sum;	  /* running checksum of the packet body */
+	uint8_t want_sum; /* checksum sent by the peer */
+	bool escape;	  /* previous body byte was '}' */
+	bool overflow;	  /* body exceeded RSP_MAX_PACKET */
+	bool noack;	  /* QStartNoAckMode accepted */
+	bool notify;	  /* the packet being received started with '%' */
+	size_t len;	  /* unescaped body length */
 	char pkt[RSP_MAX_PACKET + 1];
-	struct buf out;		 /* framed bytes waiting to be sent */
-	struct buf last;	 /* last framed packet, for retransmission on '-' */
+	struct buf out;	 /* framed bytes waiting to be sent */
+	struct buf last; /* last framed packet, for retransmission on '-' */
 };
 
 void rsp_conn_init(struct rsp_conn *c);

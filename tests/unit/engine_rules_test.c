@@ -729,7 +729,8 @@ static void test_signals(void)
 	trace();
 	engine_resume(A, replace3, 2);
 	engine_resume(B, pass3, 2);
-	is_str(trace(), "c1 c2 c3:12", "  A replaces it by SIGUSR2, then B passes SIGUSR1: still SIGUSR2");
+	is_str(trace(), "c1 c2 c3:12",
+	       "  A replaces it by SIGUSR2, then B passes SIGUSR1: still SIGUSR2");
 	teardown();
 
 	setup();
@@ -839,7 +840,8 @@ static void test_busy(void)
 	   "  T1 hits X while T2's step ends: A hears of T1, T2's step is parked");
 	trace();
 	engine_resume(A, step2, 2);
-	is_str(trace(), "s1", "A steps T2 again: T1 first steps over X, T2 is not reported as stepped");
+	is_str(trace(), "s1",
+	       "A steps T2 again: T1 first steps over X, T2 is not reported as stepped");
 	poll_reports();
 	ok(ra.n == 4, "  no STEP report before T2 has stepped again");
 	teardown();

@@ -19,7 +19,7 @@ static int32_t at32(const uint8_t *b, size_t off)
 
 static void test_amd64_passthrough(void)
 {
-	siginfo_t si = { .si_signo = SIGSEGV, .si_code = SEGV_MAPERR };
+	siginfo_t si = {.si_signo = SIGSEGV, .si_code = SEGV_MAPERR};
 	uint8_t out[ARCH_SIGINFO_SIZE];
 
 	si.si_addr = (void *)0x123456789abcULL;
@@ -29,7 +29,7 @@ static void test_amd64_passthrough(void)
 
 static void test_i386_fault(void)
 {
-	siginfo_t si = { .si_signo = SIGSEGV, .si_errno = 0, .si_code = SEGV_ACCERR }, back;
+	siginfo_t si = {.si_signo = SIGSEGV, .si_errno = 0, .si_code = SEGV_ACCERR}, back;
 	uint8_t out[ARCH_SIGINFO_SIZE];
 
 	si.si_addr = (void *)0x8049000UL;
@@ -44,7 +44,7 @@ static void test_i386_fault(void)
 
 static void test_i386_kill_chld_rt(void)
 {
-	siginfo_t si = { .si_signo = SIGUSR1, .si_code = SI_USER }, back;
+	siginfo_t si = {.si_signo = SIGUSR1, .si_code = SI_USER}, back;
 	uint8_t out[ARCH_SIGINFO_SIZE];
 
 	si.si_pid = 4242;
