@@ -36,6 +36,9 @@ is "$(wc -l <<<"$ALONE")" 3 'strace, the program alone: three distinct loop line
 setsid "$PROG" 0 20000 </dev/null >"$WORK/prog.out" 2>&1 &
 PROG_PID=$!
 track "$PROG_PID"
+# attach to the program, not to setsid before its exec
+wait_until eval '[[ $(readlink /proc/$PROG_PID/exe) == "$(realpath "$PROG")" ]]' ||
+	bail "the program did not start"
 start_server --attach :0 "$PROG_PID" || bail "utraced did not attach"
 ok 'utraced made the rendezvous socket' wait_until test -S "$(rendezvous_sock "$PROG_PID")"
 
