@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct gdb_cond {
 	pid_t pid;
@@ -62,7 +63,7 @@ int gdb_cond_set(struct gdb_session *s, pid_t pid, int type, uint64_t addr, cons
 	err = agent_parse_conditions(tail, len, &l);
 	if (err)
 		return err;
-	if (!l.nconds) {
+	if (!l.nconds && !l.ncmds) {
 		agent_cond_list_free(&l);
 		return 0;
 	}
@@ -80,6 +81,7 @@ int gdb_cond_set(struct gdb_session *s, pid_t pid, int type, uint64_t addr, cons
 struct cond_ctx {
 	struct engine *e;
 	pid_t tid;
+	bool stdio;
 };
 
 static int cond_read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
@@ -110,12 +112,38 @@ static int cond_read_reg(void *ctx, int regnum, uint64_t *val)
 	return 0;
 }
 
-/* Is st a breakpoint hit whose conditions, evaluated here, are all false? */
+/*
+ * dprintf in the agent style: the text goes where the program's output
+ * goes (our stdout), as with gdbserver; on stdio our stdout is gdb's.
+ */
+static int cond_print(void *ctx, const char *text, size_t len)
+{
+	struct cond_ctx *c = ctx;
+	int fd = c->stdio ? 2 : 1;
+
+	while (len) {
+		ssize_t n = write(fd, text, len);
+
+		if (n < 0)
+			return -errno;
+		text += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Is st a breakpoint hit gdb must not hear of: its conditions, evaluated
+ * here, are all false, or they hold and its commands (dprintf) ran here?
+ */
 bool gdb_cond_false(struct gdb_session *s, const struct engine_stop *st)
 {
 	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
 	struct cond_ctx ctx = {.tid = st->tid};
-	struct agent_env env = {.ctx = &ctx, .read_mem = cond_read_mem, .read_reg = cond_read_reg};
+	struct agent_env env = {.ctx = &ctx,
+				.read_mem = cond_read_mem,
+				.read_reg = cond_read_reg,
+				.print = cond_print};
 	struct gdb_cond *c;
 	uint64_t pc;
 
@@ -129,5 +157,11 @@ bool gdb_cond_false(struct gdb_session *s, const struct engine_stop *st)
 	/* over the program's own int3 only gdb knows how to go on */
 	if (!c || engine_bp_permanent(pr->e, pc))
 		return false;
-	return !agent_conds_hold(&c->l, &env);
+	ctx.stdio = s->server && s->server->stdio;
+	if (c->l.nconds && !agent_conds_hold(&c->l, &env))
+		return true;
+	if (!c->l.ncmds)
+		return false;
+	agent_run_cmds(&c->l, &env);
+	return true;
 }

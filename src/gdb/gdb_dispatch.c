@@ -48,7 +48,8 @@ const struct gdb_packet gdb_packets[] = {
 	{"M", GDB_PREFIX, gdb_handle_M, true, NULL, 0},
 	{"X", GDB_PREFIX, gdb_handle_X, true, NULL, 0},
 	/* breakpoints (gdb_break.c) */
-	{"Z", GDB_PREFIX, gdb_handle_z, true, "swbreak+;hwbreak+;ConditionalBreakpoints+", 0},
+	{"Z", GDB_PREFIX, gdb_handle_z, true,
+	 "swbreak+;hwbreak+;ConditionalBreakpoints+;BreakpointCommands+", 0},
 	{"z", GDB_PREFIX, gdb_handle_z, true, NULL, 0},
 	/* execution (gdb_resume.c) */
 	{"?", GDB_EXACT, gdb_handle_question, false, NULL, 0},
