@@ -245,6 +245,30 @@ static bool owned_by(struct gdb_session *s, pid_t pid)
 	return stat(path, &st) == 0 && st.st_uid == s->client.peer_uid;
 }
 
+/*
+ * In non-stop an attach is answered "OK", and every thread's stop comes as
+ * a notification (gdb prints "Thread N stopped." for each), as gdbserver.
+ */
+static void attach_nonstop(struct gdb_session *s, struct engine *e)
+{
+	size_t n = engine_threads(e, NULL, 0), got;
+	pid_t *tids = malloc((n ? n : 1) * sizeof(*tids));
+
+	buf_reset(&s->reply);
+	buf_puts(&s->reply, "OK");
+	if (!tids)
+		return;
+	got = engine_threads(e, tids, n);
+	for (size_t i = 0; i < n && i < got; i++) {
+		struct engine_stop st = { .kind = ENGINE_STOP_STOPPED,
+					  .pid = engine_pid(e),
+					  .tid = tids[i] };
+
+		gdb_nonstop_on_stop(s, &st);
+	}
+	free(tids);
+}
+
 int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len)
 {
 	const char *q = p + strlen("vAttach;"), *end = p + len;
@@ -264,6 +288,8 @@ int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len)
 		return err;
 	fprintf(stderr, "Attached; pid = %d\n", (int)pid);
 	adopt(s, e);
+	if (s->nonstop)
+		attach_nonstop(s, e);
 	return 0;
 }
 
