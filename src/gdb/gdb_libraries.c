@@ -18,6 +18,7 @@
  * escaped into well-formed XML.
  */
 #include "gdb_handlers.h"
+#include "../util/xml.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -89,70 +90,6 @@ static int read_name(struct svr4 *sv, uint64_t addr, char out[PATH_MAX])
 		got += chunk;
 	}
 	return -EIO;
-}
-
-/* Length of the UTF-8 sequence starting at s (at most n bytes), or 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t c;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, c = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, c = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, c = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, UTF-16 surrogates and values past U+10FFFF. */
-	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) || (c >= 0xd800 && c <= 0xdfff) ||
-	    c > 0x10ffff)
-		return 0;
-	return len;
-}
-
-/*
- * Append s as XML attribute text. Bytes XML cannot carry at all (control
- * characters, invalid UTF-8) become '?': one odd name must not make gdb
- * reject the whole document.
- */
-static void xml_escape(struct buf *b, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strlen(str);
-
-	while (n) {
-		size_t len = utf8_len(s, n);
-
-		if (len == 0 || (len == 1 && (*s < 0x20 || *s == 0x7f)))
-			buf_putc(b, '?');
-		else if (*s == '&')
-			buf_puts(b, "&amp;");
-		else if (*s == '<')
-			buf_puts(b, "&lt;");
-		else if (*s == '>')
-			buf_puts(b, "&gt;");
-		else if (*s == '"')
-			buf_puts(b, "&quot;");
-		else if (*s == '\'')
-			buf_puts(b, "&apos;");
-		else
-			buf_append(b, s, len);
-		if (len == 0)
-			len = 1;
-		s += len;
-		n -= len;
-	}
 }
 
 /*

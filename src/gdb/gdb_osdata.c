@@ -22,6 +22,7 @@
  */
 #include "gdb_int.h"
 #include "gdb_osdata.h"
+#include "../util/xml.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -40,75 +41,12 @@ const char *osd_proc_root = "/proc";
 
 /* ---------------------------------------------------------------- XML */
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
-
-/*
- * Append s as XML character data. The five markup characters become
- * entities (as gdbserver writes them); a byte XML cannot carry (a control
- * character, broken UTF-8: a command line may hold anything) becomes '?',
- * since gdb drops the whole table when its parser meets one.
- */
-static void xml_text(struct buf *b, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strlen(str);
-
-	while (n) {
-		size_t len = utf8_seq(s, n);
-
-		if (len == 0 || *s < 0x20 || *s == 0x7f)
-			buf_putc(b, '?');
-		else if (*s == '<')
-			buf_puts(b, "&lt;");
-		else if (*s == '>')
-			buf_puts(b, "&gt;");
-		else if (*s == '&')
-			buf_puts(b, "&amp;");
-		else if (*s == '"')
-			buf_puts(b, "&quot;");
-		else if (*s == '\'')
-			buf_puts(b, "&apos;");
-		else
-			buf_append(b, s, len);
-		len = len ? len : 1;
-		s += len;
-		n -= len;
-	}
-}
-
 void osd_col(struct buf *b, const char *name, const char *text)
 {
 	buf_puts(b, "<column name=\"");
-	xml_text(b, name);
+	xml_escape(b, name);
 	buf_puts(b, "\">");
-	xml_text(b, text);
+	xml_escape(b, text);
 	buf_puts(b, "</column>");
 }
 

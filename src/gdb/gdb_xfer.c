@@ -6,33 +6,12 @@
  * between two chunks (a thread list) is never torn.
  */
 #include "gdb_int.h"
+#include "../util/xml.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void xml_escape(struct buf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			buf_puts(b, "&lt;");
-			break;
-		case '>':
-			buf_puts(b, "&gt;");
-			break;
-		case '&':
-			buf_puts(b, "&amp;");
-			break;
-		case '"':
-			buf_puts(b, "&quot;");
-			break;
-		default:
-			buf_putc(b, *s);
-		}
-	}
-}
 
 static int threads_of(struct gdb_session *s, struct engine *e, struct buf *b)
 {

@@ -90,19 +90,19 @@ static void test_escape(void)
 	struct buf b;
 
 	buf_init(&b);
-	xml_text(&b, "a<b>&\"c'");
+	xml_escape(&b, "a<b>&\"c'");
 	is_str(b.data, "a&lt;b&gt;&amp;&quot;c&apos;", "markup characters become entities");
 	buf_reset(&b);
-	xml_text(&b, "x\x01y\tz\x7f");
+	xml_escape(&b, "x\x01y\tz\x7f");
 	is_str(b.data, "x?y?z?", "control characters become '?'");
 	buf_reset(&b);
-	xml_text(&b, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	xml_escape(&b, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 	is_str(b.data, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "valid UTF-8 is kept");
 	buf_reset(&b);
-	xml_text(&b, "a\xff"
-		     "b\xc3"
-		     "c\xe2\x82"
-		     "d\xc0\xafz\xed\xa0\x80");
+	xml_escape(&b, "a\xff"
+		       "b\xc3"
+		       "c\xe2\x82"
+		       "d\xc0\xafz\xed\xa0\x80");
 	is_str(b.data, "a?b?c??d??z???", "invalid UTF-8 becomes '?' byte by byte");
 	buf_free(&b);
 }
