@@ -48,6 +48,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../engine/engine_trc.h"
 #include "../tracer/trc.h"
 #include "../tracer/trc_wire.h"
 
@@ -113,51 +114,11 @@ static void trace_write(void *ctx, const char *s, size_t n)
 	buf_append(&tr->text, s, n);
 }
 
-/* What the decoders read: the stopped thread, through the engine and /proc. */
-struct trace_rd {
-	struct gdb_trace *tr;
-	pid_t tid;
-};
-
-static ssize_t rd_read(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	struct trace_rd *r = ctx;
-
-	return engine_mem_read(r->tr->e, addr, buf, len);
-}
-
-static int rd_fd_path(void *ctx, int fd, char *out, size_t outlen)
-{
-	struct trace_rd *r = ctx;
-	char link[64];
-	ssize_t n;
-
-	if (fd == AT_FDCWD)
-		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)r->tid);
-	else
-		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)r->tid, fd);
-	n = readlink(link, out, outlen - 1);
-	if (n < 0)
-		return -errno;
-	out[n] = 0;
-	return 0;
-}
-
-static uint64_t rd_sp(void *ctx)
-{
-	struct trace_rd *r = ctx;
-	struct arch_regs *regs;
-
-	if (engine_regs(r->tr->e, r->tid, &regs) < 0)
-		return 0;
-	return regs->gp.rsp;
-}
-
 static void trace_on_event(void *ctx, const struct engine_event *ev)
 {
 	struct gdb_trace *tr = ctx;
-	struct trace_rd rdctx = {tr, ev->tid};
-	struct trc_reader rd = {&rdctx, rd_read, rd_fd_path, rd_sp};
+	struct engine_trc_thread th = {tr->e, ev->tid};
+	struct trc_reader rd = engine_trc_reader(&th);
 	struct trc_who w = {ev->tid, TRC_PERS_64, &rd, {0, 0}};
 	char msg[64];
 

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "../engine/engine.h"
+#include "../engine/engine_trc.h"
 #include "../tracer/trc_wire.h"
 #include "../util/buf.h"
 #include "ustrace.h"
@@ -61,46 +62,6 @@ struct ust {
 	bool lines;	 /* several sources: whole lines only (see the top) */
 	struct buf part; /* our tracer core's text after its last newline */
 };
-
-/* What the decoders read through: the stopped thread, via the engine. */
-struct ust_rd {
-	struct ust_proc *up;
-	pid_t tid;
-};
-
-static ssize_t rd_read(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	struct ust_rd *r = ctx;
-
-	return engine_mem_read(r->up->e, addr, buf, len);
-}
-
-static int rd_fd_path(void *ctx, int fd, char *out, size_t outlen)
-{
-	struct ust_rd *r = ctx;
-	char link[64];
-	ssize_t n;
-
-	if (fd == AT_FDCWD)
-		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)r->tid);
-	else
-		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)r->tid, fd);
-	n = readlink(link, out, outlen - 1);
-	if (n < 0)
-		return -errno;
-	out[n] = 0;
-	return 0;
-}
-
-static uint64_t rd_sp(void *ctx)
-{
-	struct ust_rd *r = ctx;
-	struct arch_regs *regs;
-
-	if (engine_regs(r->up->e, r->tid, &regs) < 0)
-		return 0;
-	return regs->gp.rsp;
-}
 
 static void now(struct timespec *ts)
 {
@@ -172,8 +133,8 @@ static void on_event(void *ctx, const struct engine_event *ev)
 {
 	struct ust_proc *up = ctx;
 	struct ust *u = up->u;
-	struct ust_rd rdctx = {up, ev->tid};
-	struct trc_reader rd = {&rdctx, rd_read, rd_fd_path, rd_sp};
+	struct engine_trc_thread th = {up->e, ev->tid};
+	struct trc_reader rd = engine_trc_reader(&th);
 	struct trc_who w = {ev->tid, TRC_PERS_64, &rd, {0, 0}};
 
 	if (!u->o->follow && ev->tid != up->pid)
