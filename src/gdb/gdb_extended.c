@@ -260,9 +260,8 @@ static void attach_nonstop(struct gdb_session *s, struct engine *e)
 		return;
 	got = engine_threads(e, tids, n);
 	for (size_t i = 0; i < n && i < got; i++) {
-		struct engine_stop st = { .kind = ENGINE_STOP_STOPPED,
-					  .pid = engine_pid(e),
-					  .tid = tids[i] };
+		struct engine_stop st = {
+			.kind = ENGINE_STOP_STOPPED, .pid = engine_pid(e), .tid = tids[i]};
 
 		gdb_nonstop_on_stop(s, &st);
 	}
