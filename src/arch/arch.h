@@ -77,6 +77,8 @@ void arch_siginfo_in(const struct arch_desc *d, const uint8_t in[ARCH_SIGINFO_SI
 
 /* The syscall a thread stopped in a syscall is making (orig_rax / orig_eax). */
 long arch_syscall_nr(const struct arch_desc *d, const struct arch_regs *r);
+/* Is nr the syscall that ends one thread only (exit, not exit_group)? */
+bool arch_syscall_is_thread_exit(const struct arch_desc *d, long nr);
 
 /*
  * x86 debug registers as pure state: four address slots with reference

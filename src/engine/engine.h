@@ -44,6 +44,9 @@ enum engine_stop_kind {
 	ENGINE_STOP_VFORK_DONE,	    /* the vfork child exec'd or exited */
 	ENGINE_STOP_EXEC,	    /* tid exec'd a new program (engine_exe_path) */
 	ENGINE_STOP_STOPPED, /* non-stop: tid stopped as asked (engine_stop_thread), no signal */
+	ENGINE_STOP_THREAD_CREATED, /* tid is a new thread, stopped (ENGINE_EVENT_THREADS) */
+	ENGINE_STOP_THREAD_EXITED,  /* thread tid is gone: status (ENGINE_EVENT_THREADS) */
+	ENGINE_STOP_NO_RESUMED,	    /* every thread it let run is gone (ENGINE_EVENT_NO_RESUMED) */
 };
 
 struct engine_stop {
@@ -207,10 +210,17 @@ int engine_catch_syscalls(struct engine *e, bool on, const long *nrs, size_t n);
  */
 int engine_observe(struct engine *e, unsigned mask, const long *nrs, size_t n);
 
-#define ENGINE_EVENT_FORK  1u /* ENGINE_STOP_FORK; else fork children are let go */
-#define ENGINE_EVENT_VFORK 2u /* ENGINE_STOP_VFORK and VFORK_DONE */
-#define ENGINE_EVENT_EXEC  4u /* ENGINE_STOP_EXEC; else an exec is silent */
-/* Process events this engine stops for (gdb's fork-events, vfork-events, exec-events). */
+#define ENGINE_EVENT_FORK	1u  /* ENGINE_STOP_FORK; else fork children are let go */
+#define ENGINE_EVENT_VFORK	2u  /* ENGINE_STOP_VFORK and VFORK_DONE */
+#define ENGINE_EVENT_EXEC	4u  /* ENGINE_STOP_EXEC; else an exec is silent */
+#define ENGINE_EVENT_THREADS	8u  /* ENGINE_STOP_THREAD_CREATED and _EXITED (QThreadEvents) */
+#define ENGINE_EVENT_NO_RESUMED 16u /* ENGINE_STOP_NO_RESUMED (gdb's no-resumed+) */
+/*
+ * Process and thread events this engine stops for (gdb's fork-events,
+ * vfork-events, exec-events, QThreadEvents, no-resumed). A thread exit
+ * or no-resumed stop names no live thread; all-stop engines are stopped
+ * by it as by any other report.
+ */
 void engine_set_events(struct engine *e, unsigned mask);
 /*
  * After ENGINE_STOP_FORK/VFORK: this client's engine on the child, made at

@@ -20,7 +20,7 @@
 
 #define UPROC_SEIZE_OPTIONS                                                                        \
 	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK |   \
-	 PTRACE_O_TRACEVFORK | PTRACE_O_TRACEVFORKDONE)
+	 PTRACE_O_TRACEVFORK | PTRACE_O_TRACEVFORKDONE | PTRACE_O_TRACEEXIT)
 #define MORIBUND_MAX 64
 
 enum uevent_kind {
@@ -33,6 +33,7 @@ enum uevent_kind {
 	UEV_FORK,    /* fork/vfork (vfork set): child in addr */
 	UEV_VFORK_DONE,
 	UEV_EXEC,
+	UEV_THREAD_NEW, /* a new thread's first stop (ENGINE_EVENT_THREADS) */
 };
 
 struct uevent {
@@ -120,7 +121,11 @@ struct engine {
 	struct engine_stop *nsq; /* non-stop reports not yet handed to on_stop() */
 	size_t nsq_len, nsq_cap;
 	unsigned observe; /* ENGINE_OBSERVE_* */
-	struct hwbp *hw;  /* this engine's hardware breakpoints/watchpoints */
+	/* all-stop: thread exits and no-resumed heard while busy, reported next (thread_events.c)
+	 */
+	struct engine_stop later[8];
+	unsigned nlater;
+	struct hwbp *hw; /* this engine's hardware breakpoints/watchpoints */
 };
 
 struct uproc {
@@ -130,8 +135,10 @@ struct uproc {
 	const struct arch_desc *arch;
 	bool attached; /* attached (true) or launched (false) */
 	bool exited;
-	bool frozen; /* attaching or detaching: sched_update() leaves all stopped */
-	int memfd;   /* /proc/PID/mem */
+	bool frozen;	    /* attaching or detaching: sched_update() leaves all stopped */
+	bool leader_gone;   /* the leader exited alone: a zombie until the others are gone */
+	bool group_exiting; /* a thread ended with the whole process (exit_group, a signal) */
+	int memfd;	    /* /proc/PID/mem */
 	struct uthread *threads;
 	struct uthread *last_event; /* thread of the latest event (for ^C reports) */
 	struct engine *engines;
@@ -188,6 +195,12 @@ void nonstop_stop_requests(struct uproc *p);
 /* fork.c */
 void fork_event(struct uthread *th, pid_t child, bool vfork);
 int tracer_take_early(struct tracer *t, pid_t pid, int *status);
+
+/* thread_events.c */
+struct uthread *thread_born(struct uproc *p, pid_t tid);
+void thread_exited(struct uthread *th, int status);
+void thread_exit_stop(struct uthread *th);
+void thread_reports_next(struct uproc *p);
 
 /* sched.c */
 void sched_update(struct uproc *p);

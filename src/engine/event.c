@@ -147,6 +147,8 @@ static unsigned event_need(const struct uevent *ev)
 {
 	if (ev->kind == UEV_EXEC)
 		return ENGINE_EVENT_EXEC;
+	if (ev->kind == UEV_THREAD_NEW)
+		return ENGINE_EVENT_THREADS;
 	if (ev->kind == UEV_FORK && !ev->vfork)
 		return ENGINE_EVENT_FORK;
 	return ENGINE_EVENT_VFORK;
@@ -179,6 +181,7 @@ uint64_t event_wanted_by(struct uthread *th, const struct uevent *ev)
 	case UEV_FORK:
 	case UEV_VFORK_DONE:
 	case UEV_EXEC:
+	case UEV_THREAD_NEW:
 		for_each_engine(p, e) if (!e->observer && (e->events & event_need(ev))) want |=
 			ENGINE_BIT(e);
 		return want;
@@ -230,6 +233,9 @@ static void make_stop(struct uthread *th, const struct uevent *ev, struct engine
 		break;
 	case UEV_EXEC:
 		st->kind = ENGINE_STOP_EXEC;
+		break;
+	case UEV_THREAD_NEW:
+		st->kind = ENGINE_STOP_THREAD_CREATED;
 		break;
 	default:
 		st->kind = ENGINE_STOP_STEP;

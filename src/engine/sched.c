@@ -197,6 +197,7 @@ void sched_update(struct uproc *p)
 
 	if (p->exited || p->frozen)
 		return;
+	thread_reports_next(p);
 	for_each_thread(p, t)
 	{
 		if (t->stopped && t->has_pending)

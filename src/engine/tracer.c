@@ -140,13 +140,10 @@ static struct uthread *adopt_thread(struct tracer *t, pid_t tid)
 	pid_t tgid = tgid_of(tid);
 
 	for (struct uproc *p = t->procs; p; p = p->next) {
-		struct uthread *th;
-
 		if (p->pid != tgid)
 			continue;
-		th = uthread_add(p, tid);
-		observe_thread_new(p, tid); /* its clone event will find it known */
-		return th;
+		/* its clone event will find it known */
+		return thread_born(p, tid);
 	}
 	return NULL;
 }
@@ -161,6 +158,15 @@ static void handle_status(struct tracer *t, pid_t tid, int status)
 		/* a fork child whose parent has not reported the fork yet */
 		t->early[t->nearly++] = (struct early_status){tid, status};
 		return;
+	}
+	if (!th && (WIFEXITED(status) || WIFSIGNALED(status))) {
+		/* the end of a process whose leader exited first (thread_events.c) */
+		for (struct uproc *p = t->procs; p; p = p->next) {
+			if (p->pid == tid && p->leader_gone) {
+				uproc_exited(p, status);
+				return;
+			}
+		}
 	}
 	if (!th)
 		return; /* a process we already let go of */

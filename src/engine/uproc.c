@@ -18,14 +18,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* /proc/PID/mem is tied to the address space it was opened on: reopen it after an exec. */
+/*
+ * /proc/PID/mem is tied to the address space it was opened on: reopen it
+ * after an exec, and through a live thread once the leader is a zombie.
+ */
 void uproc_open_mem(struct uproc *p)
 {
+	pid_t via = p->leader_gone && p->threads ? p->threads->tid : p->pid;
 	char path[64];
 
 	if (p->memfd >= 0)
 		close(p->memfd);
-	snprintf(path, sizeof(path), "/proc/%d/mem", p->pid);
+	snprintf(path, sizeof(path), "/proc/%d/mem", via);
 	p->memfd = open(path, O_RDWR | O_CLOEXEC);
 }
 
@@ -213,11 +217,10 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 	ptrace(PTRACE_GETEVENTMSG, th->tid, 0L, &msg);
 	switch (event) {
 	case PTRACE_EVENT_CLONE:
-		if (!uproc_thread(p, (pid_t)msg)) {
-			uthread_add(p, (pid_t)msg);
-			observe_thread_new(p, (pid_t)msg);
-		}
+		if (!uproc_thread(p, (pid_t)msg))
+			thread_born(p, (pid_t)msg);
 		break;
+
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
 		fork_event(th, (pid_t)msg, event == PTRACE_EVENT_VFORK);
@@ -240,6 +243,7 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 		for (struct swbp *bp = p->bps; bp; bp = bp->next)
 			bp->inserted = false;
 		memset(p->moribund, 0, sizeof(p->moribund));
+		p->leader_gone = false; /* the execing thread is the leader now */
 		uproc_open_mem(p);
 		th->in_syscall = false;
 		detect_arch(p, th->tid); /* a 64-bit program may exec a 32-bit one */
@@ -261,8 +265,7 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 			uproc_exited(p, status);
 			return;
 		}
-		observe_exit(p, th->tid, status);
-		uthread_remove(th);
+		thread_exited(th, status);
 		sched_update(p);
 		return;
 	}
@@ -271,6 +274,13 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 	th->stopped = true;
 	th->interrupting = false;
 	regs_invalidate(th);
+	if (event == PTRACE_EVENT_EXIT) {
+		if (p->step_over == th)
+			sched_step_over_done(p);
+		thread_exit_stop(th); /* th may be gone */
+		sched_update(p);
+		return;
+	}
 	if (event == PTRACE_EVENT_STOP) {
 		/* an interrupt, a group-stop or a new thread's first stop: no event */
 	} else if (event) {

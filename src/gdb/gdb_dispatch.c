@@ -18,6 +18,7 @@ const struct gdb_packet gdb_packets[] = {
 	{"QPassSignals", GDB_PARAM, gdb_handle_pass_signals, false, "QPassSignals+", 0},
 	{"QProgramSignals", GDB_PARAM, gdb_handle_program_signals, false, "QProgramSignals+", 0},
 	{"QCatchSyscalls", GDB_PARAM, gdb_handle_catch_syscalls, false, "QCatchSyscalls+", 0},
+	{"QThreadEvents", GDB_PARAM, gdb_handle_thread_events, false, "QThreadEvents+", 0},
 	{"qSymbol", GDB_PARAM, gdb_handle_qsymbol, false, NULL, 0},
 	{"qGetTLSAddr", GDB_PARAM, gdb_handle_qgettlsaddr, true, NULL, 0},
 	{"qAttached", GDB_PARAM, gdb_handle_qattached, true, NULL, 0},

@@ -96,9 +96,12 @@ bool gdb_procs_on_stop(struct gdb_session *s, const struct engine_stop *st);
 int gdb_procs_resume(struct gdb_session *s, const struct engine_resume *acts, const pid_t *pids,
 		     size_t n);
 void gdb_put_ptid(struct gdb_session *s, struct buf *b, pid_t pid, pid_t tid);
+/* Does the stop name a live thread (not an exit, a thread exit or no-resumed)? */
+bool gdb_stop_has_thread(const struct engine_stop *st);
 
 int gdb_handle_qgettlsaddr(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_catch_syscalls(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_thread_events(struct gdb_session *s, const char *p, size_t len);
 void gdb_apply_catch(struct gdb_session *s);
 int gdb_handle_program_signals(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_qsymbol(struct gdb_session *s, const char *p, size_t len);

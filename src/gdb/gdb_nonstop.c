@@ -47,8 +47,10 @@ void gdb_nonstop_on_stop(struct gdb_session *s, const struct engine_stop *st)
 {
 	struct buf b;
 
-	s->last = *st;
-	s->have_last = true;
+	if (st->kind != ENGINE_STOP_THREAD_EXITED && st->kind != ENGINE_STOP_NO_RESUMED) {
+		s->last = *st;
+		s->have_last = true;
+	}
 	queue_push(s, st);
 	if (s->nsq_len != 1)
 		return; /* gdb is draining the queue: it will get there */

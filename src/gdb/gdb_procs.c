@@ -76,7 +76,7 @@ void gdb_select_stopped(struct gdb_session *s, const struct engine_stop *st)
 {
 	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
 
-	if (!pr || st->kind == ENGINE_STOP_EXITED || st->kind == ENGINE_STOP_KILLED)
+	if (!pr || !gdb_stop_has_thread(st))
 		return;
 	s->engine = pr->e;
 	s->g_tid = st->tid;

@@ -32,9 +32,11 @@ int gdb_handle_qsupported(struct gdb_session *s, const char *p, size_t len)
 			s->events |= ENGINE_EVENT_VFORK;
 		else if (has_feature(f, end, "exec-events+"))
 			s->events |= ENGINE_EVENT_EXEC;
+		else if (has_feature(f, end, "no-resumed+"))
+			s->events |= ENGINE_EVENT_NO_RESUMED;
 	}
-	if (!s->multiprocess)
-		s->events &= ENGINE_EVENT_EXEC; /* fork reports name the child as pPID.TID */
+	if (!s->multiprocess) /* fork reports name the child as pPID.TID */
+		s->events &= ~(ENGINE_EVENT_FORK | ENGINE_EVENT_VFORK);
 	for (size_t i = 0; i < s->nprocs; i++)
 		engine_set_events(s->procs[i].e, s->events);
 	gdb_put_features(s, &s->reply);
@@ -44,6 +46,23 @@ int gdb_handle_qsupported(struct gdb_session *s, const char *p, size_t len)
 		buf_puts(&s->reply, ";vfork-events+");
 	if (s->events & ENGINE_EVENT_EXEC)
 		buf_puts(&s->reply, ";exec-events+");
+	if (s->events & ENGINE_EVENT_NO_RESUMED)
+		buf_puts(&s->reply, ";no-resumed+");
+	return 0;
+}
+
+/* "QThreadEvents:0" or "QThreadEvents:1": thread creation and exit stops, for every process. */
+int gdb_handle_thread_events(struct gdb_session *s, const char *p, size_t len)
+{
+	if (len != strlen("QThreadEvents:1") || (p[14] != '0' && p[14] != '1'))
+		return -EINVAL;
+	if (p[14] == '1')
+		s->events |= ENGINE_EVENT_THREADS;
+	else
+		s->events &= ~ENGINE_EVENT_THREADS;
+	for (size_t i = 0; i < s->nprocs; i++)
+		engine_set_events(s->procs[i].e, s->events);
+	buf_puts(&s->reply, "OK");
 	return 0;
 }
 

@@ -59,8 +59,10 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 		s->server->on_exit(s, st);
 	if (gdb_procs_on_stop(s, st)) {
 		/* all-stop: the answer to the resume */
-		s->last = *st;
-		s->have_last = true;
+		if (gdb_stop_has_thread(st) || gone) {
+			s->last = *st;
+			s->have_last = true;
+		}
 		gdb_select_stopped(s, st);
 		s->waiting = false;
 		buf_reset(&s->reply);
@@ -71,7 +73,7 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 		rsp_send(&s->rsp, s->reply.data, s->reply.len);
 	} else if (s->nonstop) {
 		gdb_nonstop_on_stop(s, st);
-	} else if (s->nprocs <= 1) {
+	} else if (s->nprocs <= 1 && (gdb_stop_has_thread(st) || gone)) {
 		s->last = *st; /* for '?' of the next client */
 		s->have_last = true;
 	}

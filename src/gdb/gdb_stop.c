@@ -2,6 +2,7 @@
  * gdb_stop.c: stop replies (T, W, X), the one place engine stops become
  * protocol text.
  *
+ * w (a thread exited) and N (no thread left running) name no live thread.
  * T replies carry the thread, the stop reason gdb asked for with swbreak+
  * / hwbreak+ (the pc is already back on the breakpoint), and the frame,
  * stack and program counter registers so gdb need not ask for them.
@@ -56,6 +57,9 @@ static void put_reason(struct gdb_session *s, const struct engine_stop *st, stru
 	case ENGINE_STOP_VFORK_DONE:
 		buf_puts(b, "vforkdone:;");
 		break;
+	case ENGINE_STOP_THREAD_CREATED:
+		buf_puts(b, "create:;");
+		break;
 	case ENGINE_STOP_EXEC:
 		pr = gdb_proc_of(s, st->pid);
 		if (!pr || engine_exe_path(pr->e, path, sizeof(path)) < 0)
@@ -93,6 +97,19 @@ static int stop_signal(const struct engine_stop *st)
 	}
 }
 
+bool gdb_stop_has_thread(const struct engine_stop *st)
+{
+	switch (st->kind) {
+	case ENGINE_STOP_EXITED:
+	case ENGINE_STOP_KILLED:
+	case ENGINE_STOP_THREAD_EXITED:
+	case ENGINE_STOP_NO_RESUMED:
+		return false;
+	default:
+		return true;
+	}
+}
+
 void gdb_stop_reply(struct gdb_session *s, const struct engine_stop *st, struct buf *b)
 {
 	unsigned off = s->server ? s->server->disabled : 0;
@@ -105,6 +122,15 @@ void gdb_stop_reply(struct gdb_session *s, const struct engine_stop *st, struct 
 			buf_printf(b, "X%02x", gdb_signal_from_host(st->sig) & 0xff);
 		if (s->multiprocess)
 			buf_printf(b, ";process:%x", (unsigned)st->pid);
+		return;
+	}
+	if (st->kind == ENGINE_STOP_THREAD_EXITED) {
+		buf_printf(b, "w%x;", (unsigned)st->status);
+		gdb_put_ptid(s, b, st->pid, st->tid);
+		return;
+	}
+	if (st->kind == ENGINE_STOP_NO_RESUMED) {
+		buf_putc(b, 'N');
 		return;
 	}
 	if (off & GDB_DISABLE_T) {

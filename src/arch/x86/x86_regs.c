@@ -321,3 +321,8 @@ long arch_syscall_nr(const struct arch_desc *d, const struct arch_regs *r)
 		return (int32_t)r->gp.orig_rax;
 	return (long)r->gp.orig_rax;
 }
+
+bool arch_syscall_is_thread_exit(const struct arch_desc *d, long nr)
+{
+	return nr == (d->kind == ARCH_I386 ? 1 : 60); /* __NR_exit of each ABI */
+}
