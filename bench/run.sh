@@ -482,7 +482,8 @@ median() { # numbers on stdin -> median ("-" if none)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b <= 0) print "-"; else printf "%.2f", a / b }'; }
 
 header() {
-	echo "# utraced vs gdbserver: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uname -r)"
+	echo "# utraced vs gdbserver: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uname -r)," \
+		"load $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "# $("$GDB" --version | head -1); $("$GDBSERVER" --version | head -1)"
 	echo "# transport: TCP loopback; reps: $REPS (median); hits=$HITS steps=$STEPS" \
 		"mem=${MEM_MIB}MiB threads=$THREADS info-threads=$INFO_REPS loop=$LOOP syscalls=$SYSCALLS h-catch=$H_CATCH"
