@@ -31,8 +31,18 @@
 #          table compares the two.  BENCH_H_CATCH (hex, default 1) is
 #          what the catcher catches: e.g. 3e7, no syscall, measures the
 #          syscall tracing alone, without the catcher's stops
+#   fuse-a utraced only: case a through `utraced --mount DIR`'s file
+#          DIR/<pid>/gdb ("fuse") against the same through a unix socket
+#          ("unix") of the same daemon (`utraced --mount DIR --multi
+#          unix:PATH`; gdb: target extended-remote PATH, attach PID). The
+#          runner starts the program (it waits for gdb to set `go`), gdb
+#          attaches; the table gives the ratio fuse / unix
+#   fuse-b utraced only: case b (stepi BENCH_STEPS) the same two ways
+#   (fuse-a and fuse-b are in the default set only where FUSE works: a
+#   utraced linked with libfuse3 and /dev/fuse; they mount on
+#   build/bench/out/mnt, which needs root or fusermount3)
 #
-# Transport: TCP on loopback for both servers (SERVER --once 127.0.0.1:PORT
+# Transport: TCP on loopback for both servers, except the fuse-* cases (SERVER --once 127.0.0.1:PORT
 # PROG; gdb: target remote 127.0.0.1:PORT). Not stdio: gdb's pipe transport
 # polls the pipe's stderr on every byte it reads, which costs far more than
 # either server does and hides the difference (see docs/performance.md).
@@ -67,6 +77,7 @@ SYSCALLS=${BENCH_SYSCALLS:-55000}
 H_CATCH=${BENCH_H_CATCH:-1}
 RSPCLIENT=${RSPCLIENT:-$ROOT/build/tests/rspclient}
 ALL_CASES="start a b c d0 d e f g h"
+FUSE_CASES="fuse-a fuse-b"
 TIME_BIN=/usr/bin/time
 [ -x "$TIME_BIN" ] || TIME_BIN=
 
@@ -104,7 +115,8 @@ server_path() {
 	utraced) echo "$UTRACED" ;;
 	gdbserver) echo "$GDBSERVER" ;;
 	alone | catcher) echo "$UTRACED" ;; # case h: utraced without / with a second client
-	*) die "server must be utraced or gdbserver (case h: alone or catcher), not $1" ;;
+	fuse | unix) echo "$UTRACED" ;;     # fuse-*: one utraced --mount, two ways in
+	*) die "server must be utraced or gdbserver (case h: alone or catcher; fuse-*: fuse or unix), not $1" ;;
 	esac
 }
 
@@ -115,11 +127,13 @@ case_prog() {
 	case $1 in
 	start | a | f) echo "$B/bp_loop $HITS" ;;
 	b) echo "$B/step_loop" ;;
+	fuse-a) echo "$B/bp_loop $HITS wait" ;;
+	fuse-b) echo "$B/step_loop wait" ;;
 	c) echo "$B/mem_dump $MEM_MIB" ;;
 	d0 | d) echo "$B/many_threads $THREADS" ;;
 	e) echo "$B/next_loop $LOOP" ;;
 	g | h) echo "$B/sys_loop $SYSCALLS" ;;
-	*) die "unknown case $1 (cases: $ALL_CASES)" ;;
+	*) die "unknown case $1 (cases: $ALL_CASES $FUSE_CASES)" ;;
 	esac
 }
 
@@ -210,6 +224,28 @@ case_script() {
 			echo "$e"
 			echo "print \$hits"
 			;;
+		fuse-a)
+			# gdb attached to the waiting program; then as case a
+			echo "set var go = 1"
+			echo "break hit"
+			echo "$b"
+			echo "ignore 1 $((HITS - 1))"
+			echo "continue"
+			echo "print counter"
+			echo "$e"
+			echo "continue"
+			;;
+		fuse-b)
+			echo "set var go = 1"
+			echo "break start"
+			echo "continue"
+			echo "$b"
+			echo "stepi $STEPS"
+			echo "$e"
+			# attached, so not at a fixed address: where, from start()
+			echo 'printf "final-pc=%#lx\n", $pc - (long)&start'
+			echo "detach"
+			;;
 		h)
 			# first hit; then (case h, catcher) the runner lets the
 			# second client join before the measured loop
@@ -237,8 +273,8 @@ case_check() {
 	local c=$1 s=$2 gout=$3 sout=$4 n
 	case $c in
 	start) grep -q "Breakpoint 1, main" "$gout" ;;
-	a | f) grep -qxF "\$1 = $((HITS - 1))" "$gout" && grep -q "hits=$HITS" "$sout" ;;
-	b)
+	a | f | fuse-a) grep -qxF "\$1 = $((HITS - 1))" "$gout" && grep -q "hits=$HITS" "$sout" ;;
+	b | fuse-b)
 		grep -o 'final-pc=0x[0-9a-f]*' "$gout" >"$B/out/b.pc.$s"
 		[ -s "$B/out/b.pc.$s" ]
 		;;
@@ -335,7 +371,7 @@ wait_gone() {
 # told `set remote memory-read-packet-size PKT_SIZE` first (--sweep).
 run_one() {
 	local c=$1 s=$2 mode=$3 srv port spid hpid t0 t1 begin="" end=""
-	local pfx=$B/out/$c.$s
+	local pfx=$B/out/$c.$s sout=$B/out/$c.$s.server
 	local -a wrap=() gwrap=() prog
 	srv=$(server_path "$s")
 	read -r -a prog <<<"$(case_prog "$c")"
@@ -360,26 +396,75 @@ $begin"
 	fi
 	case_script "$c" "$pfx.gdb" "$begin" "$end" "$s"
 	rm -f "$B/out/dump.$s" "$pfx.cpu" "$pfx.gcpu" "$B/out/h.ready" "$B/out/h.go" "$B/out/h.catcher.out"
-	port=$(free_port)
-	"${wrap[@]}" "$srv" --once "127.0.0.1:$port" "${prog[@]}" >"$pfx.server" 2>&1 </dev/null &
-	spid=$!
-	wait_listen "$port" "$spid" || die "$s did not listen on $port (see $pfx.server)"
-	[ "$c" = h ] && { h_second_client "$pfx.server" "$s" & hpid=$!; }
-	t0=$(date +%s.%N)
-	timeout 600 "${gwrap[@]}" "$GDB" -batch -nx -ex "target remote 127.0.0.1:$port" \
-		-x "$pfx.gdb" >"$pfx.gdbout" 2>&1 </dev/null || true
-	wait_gone "$spid"
-	t1=$(date +%s.%N)
-	[ "$c" = h ] && wait "$hpid"
+	if is_fuse_case "$c"; then
+		fuse_session # sets t0, t1; the program's output in $pfx.prog
+		sout=$pfx.prog
+	else
+		port=$(free_port)
+		"${wrap[@]}" "$srv" --once "127.0.0.1:$port" "${prog[@]}" >"$pfx.server" 2>&1 </dev/null &
+		spid=$!
+		wait_listen "$port" "$spid" || die "$s did not listen on $port (see $pfx.server)"
+		[ "$c" = h ] && { h_second_client "$pfx.server" "$s" & hpid=$!; }
+		t0=$(date +%s.%N)
+		timeout 600 "${gwrap[@]}" "$GDB" -batch -nx -ex "target remote 127.0.0.1:$port" \
+			-x "$pfx.gdb" >"$pfx.gdbout" 2>&1 </dev/null || true
+		wait_gone "$spid"
+		t1=$(date +%s.%N)
+		[ "$c" = h ] && wait "$hpid"
+	fi
 	RUN_SECS=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
 	RUN_SCPU=$(cpu_of "$pfx.cpu")
 	RUN_GCPU=$(cpu_of "$pfx.gcpu")
 	RUN_PART=$(awk '/^bench-part / { p = $2 } END { print p == "" ? "-" : p }' "$pfx.gdbout")
 	# (--packets: gdb's debug lines cut into its output, so only warn)
-	if ! case_check "$c" "$s" "$pfx.gdbout" "$pfx.server"; then
+	if ! case_check "$c" "$s" "$pfx.gdbout" "$sout"; then
 		[ "$mode" = packets ] && echo "bench: warning: check of case $c on $s failed" >&2 && return
-		die "case $c on $s did not do what it should; see $pfx.gdbout and $pfx.server"
+		die "case $c on $s did not do what it should; see $pfx.gdbout and $sout"
 	fi
+}
+
+is_fuse_case() { [ "${1#fuse-}" != "$1" ]; }
+
+# wait_file FILE REGEX PID: until a line of FILE matches (or PID dies, or 30 s)
+wait_file() {
+	local i
+	for ((i = 0; i < 3000; i++)); do
+		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.01
+	done
+	return 1
+}
+
+# fuse_session: run_one's part for the fuse-* cases (it sees run_one's
+# locals). One daemon serves both ways in: `--mount DIR --multi unix:SOCK`.
+# The runner starts the program, which waits for gdb; gdb attaches to it
+# by opening DIR/<pid>/gdb (fuse), or with extended-remote and `attach`
+# (unix). session = gdb's run; the daemon is stopped with SIGTERM after.
+fuse_session() {
+	local mnt=$B/out/mnt sock=$B/out/fuse.sock ppid dpid
+	local -a target
+	rm -f "$sock" "$pfx.prog"
+	"${wrap[@]}" "$srv" --mount "$mnt" --multi "unix:$sock" >"$pfx.server" 2>&1 </dev/null &
+	spid=$!
+	wait_file "$pfx.server" '^Listening on unix socket' "$spid" ||
+		die "$srv --mount did not start (see $pfx.server)"
+	"${prog[@]}" >"$pfx.prog" 2>&1 </dev/null &
+	ppid=$!
+	wait_file "$pfx.prog" '^waiting' "$ppid" || die "${prog[0]} did not start"
+	case $s in
+	fuse) target=(-ex "target remote $mnt/$ppid/gdb") ;;
+	unix) target=(-ex "target extended-remote $sock" -ex "attach $ppid") ;;
+	esac
+	t0=$(date +%s.%N)
+	timeout 600 "${gwrap[@]}" "$GDB" -batch -nx "${prog[0]}" "${target[@]}" \
+		-x "$pfx.gdb" >"$pfx.gdbout" 2>&1 </dev/null || true
+	t1=$(date +%s.%N)
+	wait_gone "$ppid" # it runs to its end, detached
+	# the daemon itself, not a perf or strace around it
+	dpid=$(cat "/proc/$spid/task/$spid/children" 2>/dev/null | awk '{ print $1 }')
+	kill -TERM "${dpid:-$spid}" 2>/dev/null || true
+	wait_gone "$spid"
 }
 
 cpu_of() { # a /usr/bin/time -f "%U %S" file -> user+sys, or "-"
@@ -397,7 +482,8 @@ median() { # numbers on stdin -> median ("-" if none)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b <= 0) print "-"; else printf "%.2f", a / b }'; }
 
 header() {
-	echo "# utraced vs gdbserver: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uname -r)"
+	echo "# utraced vs gdbserver: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(uname -r)," \
+		"load $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "# $("$GDB" --version | head -1); $("$GDBSERVER" --version | head -1)"
 	echo "# transport: TCP loopback; reps: $REPS (median); hits=$HITS steps=$STEPS" \
 		"mem=${MEM_MIB}MiB threads=$THREADS info-threads=$INFO_REPS loop=$LOOP syscalls=$SYSCALLS h-catch=$H_CATCH"
@@ -408,6 +494,7 @@ header() {
 case_servers() {
 	case $1 in
 	h) echo "alone catcher" ;;
+	fuse-*) echo "fuse unix" ;;
 	*) echo "utraced gdbserver" ;;
 	esac
 }
@@ -444,17 +531,21 @@ do_time() {
 		cmp -s "$B/out/b.pc.utraced" "$B/out/b.pc.gdbserver" ||
 			echo "WARNING: stepi ended at different pcs: $(cat "$B/out/b.pc.utraced") vs $(cat "$B/out/b.pc.gdbserver")"
 	fi
+	if [ -s "$B/out/b.pc.fuse" ] && [ -s "$B/out/b.pc.unix" ]; then
+		cmp -s "$B/out/b.pc.fuse" "$B/out/b.pc.unix" ||
+			echo "WARNING: fuse-b: stepi ended at different offsets: $(cat "$B/out/b.pc.fuse") vs $(cat "$B/out/b.pc.unix")"
+	fi
 	echo
 	echo "Medians of $REPS; ratio = utraced / gdbserver (<= 1.00: utraced at least as fast)."
 	echo "session: the whole gdb session; part: only the commands the case is about;"
 	echo "cpu: user+sys of the server (with PROG, its child) and of gdb, whole session."
-	if [ " $* " != " h " ]; then
+	if [ -n "$(main_cases "$@")" ]; then
 		printf '%-36s|%-24s|%-24s|%-14s|%s\n' "" "  session (s)" "  part (s)" " server cpu" " gdb cpu"
 		printf '%-36s|%7s %7s %7s |%7s %7s %7s |%6s %6s |%6s %6s\n' " case" utraced gdbsrv ratio \
 			utraced gdbsrv ratio u g u g
 	fi
 	for c in "$@"; do
-		[ "$c" = h ] && continue # its own table
+		[ "$c" = h ] || is_fuse_case "$c" && continue # their own tables
 		su=$(col "$c" utraced 4) sg=$(col "$c" gdbserver 4)
 		pu=$(col "$c" utraced 5) pg=$(col "$c" gdbserver 5)
 		cu=$(col "$c" utraced 6) cg=$(col "$c" gdbserver 6)
@@ -464,7 +555,33 @@ do_time() {
 			"$cu" "$cg" "$gu" "$gg"
 	done
 	case " $* " in *" h "*) h_table ;; esac
+	case " $* " in *" fuse-"*) fuse_table "$@" ;; esac
 	echo "(raw samples: $RAW; columns: rep case server session part server-cpu gdb-cpu)"
+}
+
+main_cases() { # CASES... -> those of the utraced / gdbserver table
+	local c
+	for c; do [ "$c" = h ] || is_fuse_case "$c" || echo "$c"; done
+}
+
+fuse_table() { # the fuse-* cases: the FUSE file against the unix socket
+	local c sf su pf pu cf cu gf gu
+	echo
+	echo "Cases fuse-*, utraced only: gdb attached through DIR/<pid>/gdb (--mount) and through"
+	echo "a unix socket of the same daemon; ratio = fuse / unix (the cost of the FUSE file)."
+	printf '%-36s|%-24s|%-24s|%-14s|%s\n' "" "  session (s)" "  part (s)" " server cpu" " gdb cpu"
+	printf '%-36s|%7s %7s %7s |%7s %7s %7s |%6s %6s |%6s %6s\n' " case" fuse unix ratio \
+		fuse unix ratio f u f u
+	for c; do
+		is_fuse_case "$c" || continue
+		sf=$(col "$c" fuse 4) su=$(col "$c" unix 4)
+		pf=$(col "$c" fuse 5) pu=$(col "$c" unix 5)
+		cf=$(col "$c" fuse 6) cu=$(col "$c" unix 6)
+		gf=$(col "$c" fuse 7) gu=$(col "$c" unix 7)
+		printf '%-36s|%7s %7s %7s |%7s %7s %7s |%6s %6s |%6s %6s\n' " $(case_title "$c")" \
+			"$sf" "$su" "$(ratio "$sf" "$su")" "$pf" "$pu" "$(ratio "$pf" "$pu")" \
+			"$cf" "$cu" "$gf" "$gu"
+	done
 }
 
 h_table() { # case h: utraced alone vs with a second client
@@ -539,6 +656,8 @@ case_title() {
 	f) echo "f: $HITS hits of a break ... if" ;;
 	g) echo "g: catch syscall write, $SYSCALLS calls" ;;
 	h) echo "h: $((SYSCALLS / 10 - 1)) hits, + syscall catcher" ;;
+	fuse-a) echo "fuse-a: $HITS breakpoint hits" ;;
+	fuse-b) echo "fuse-b: stepi $STEPS" ;;
 	esac
 }
 
@@ -601,6 +720,10 @@ main() {
 	# case h finds the process's rendezvous socket here
 	export UTRACED_RUNDIR=$B/out/run
 	mkdir -p "$UTRACED_RUNDIR"
+	# the fuse-* cases join the default set where FUSE can work
+	if [ -c /dev/fuse ] && ldd "$UTRACED" 2>/dev/null | grep -q libfuse3; then
+		ALL_CASES="$ALL_CASES $FUSE_CASES"
+	fi
 	HAVE_PY=0
 	"$GDB" -batch -nx -ex "python print(1)" >/dev/null 2>&1 && HAVE_PY=1
 	case ${1:-} in

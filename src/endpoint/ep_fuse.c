@@ -338,7 +338,12 @@ static void op_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 	(void)ino;
 	if (f->node != NODE_GDB || gdb_readable(f))
 		revents |= POLLIN | POLLRDNORM;
-	if (ph && f->node == NODE_GDB) {
+	/*
+	 * A handle is kept only by a poller told "not readable": one told
+	 * "readable" does not wait, and notifying it would cost a write to
+	 * the device for nothing (gdb selects before every read).
+	 */
+	if (ph && !(revents & POLLIN)) {
 		if (f->ph)
 			fuse_pollhandle_destroy(f->ph);
 		f->ph = ph;

@@ -6,16 +6,12 @@
 #   DIR/<tid>/gdb of a thread, or of a kernel thread: EINVAL
 #   a read-only open of DIR/<pid>/gdb: EINVAL (a `grep -r` must not stop it)
 #   a process that is gone: ENOENT
-#   another user's process: EACCES (the kernel, from the 0600 modes), and
-#   EACCES from utraced itself where the modes let the user through but
-#   ptrace would not (same uid, other gid); one's own process: fine.
-# The user tests run as root with setpriv(1) and the user nobody; they are
-# skipped where that is not possible.
+# Other users (EACCES, listings, a gdb run as another user) are in
+# fuse_users.t, with a user made for the test.
 . "$(dirname "$0")/../lib/e2e.sh"
 . "$(dirname "$0")/../lib/fuse.sh"
 
 start_mount || bail "utraced --mount did not start"
-chmod o+x "$WORK" # so that another user reaches $MNT
 
 "$INFDIR/engines_threads" >"$WORK/threads.out" 2>&1 &
 P=$!
@@ -59,44 +55,6 @@ is "$(open_error "$MNT/$P/nothing" "<")" 'No such file or directory' 'no such fi
 is "$(open_error "$MNT/$P/nothing")" 'No such file or directory' '... nor can one be made: ENOENT, as in /proc'
 is "$(open_error "$MNT/$P/gdb")" ok 'the process itself: opened (and closed: its engine leaves)'
 ok '... and it runs on, traced by nobody' wait_until traced_by_nobody "$P"
-
-# --- other users
-as_nobody() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/ "$@"
-}
-if [[ $(id -u) != 0 ]] || ! command -v setpriv >/dev/null || ! getent passwd 65534 >/dev/null ||
-	! as_nobody true 2>/dev/null; then
-	skip 9 'needs root, setpriv and the user nobody (65534)'
-else
-	is "$(as_nobody bash -c "$(declare -f open_error); open_error $MNT/$P/gdb")" \
-		'Permission denied' "nobody opens root's process: EACCES"
-	is "$(as_nobody bash -c "$(declare -f open_error); open_error $MNT/$P/engines '<'")" \
-		'Permission denied' "nobody reads root's engines: EACCES"
-	ok '... root'"'"'s process was not touched' traced_by_nobody "$P"
-
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$INFDIR/engines_threads" \
-		>"$WORK/own.out" 2>&1 &
-	OWN=$!
-	track "$OWN"
-	wait_until file_has "$WORK/own.out" '^started' || bail "engines_threads as nobody did not start"
-	LIST=$(as_nobody ls "$MNT")
-	ok 'nobody lists its own process, not root'"'"'s' eval \
-		'grep -qx "$OWN" <<<"$LIST" && ! grep -qx "$P" <<<"$LIST"'
-	GDB_OUT=$(cd / && timeout -k 5 "$E2E_WAIT" setpriv --reuid=65534 --regid=65534 --clear-groups \
-		env HOME=/ "$GDB" "${GDB_SETUP[@]}" "$INFDIR/engines_threads" \
-		-ex "target remote $MNT/$OWN/gdb" -ex 'info threads' -ex detach </dev/null 2>&1)
-	like "$GDB_OUT" '^\* 1 +Thread [0-9]+\.[0-9]+ "engines_threads"' 'nobody debugs its own process with gdb'
-	like "$GDB_OUT" "^\\[Inferior 1 \\(process $OWN\\) detached\\]" '... and detaches'
-	ok '... which runs on' wait_until traced_by_nobody "$OWN"
-
-	# uid nobody, gid root: its files are nobody's, but ptrace wants the gids too
-	setpriv --reuid=65534 --regid=0 --clear-groups sleep 1000 &
-	ODD=$!
-	track "$ODD"
-	wait_until eval '[[ $(stat -c %u /proc/$ODD) == 65534 ]]'
-	is "$(as_nobody bash -c "$(declare -f open_error); open_error $MNT/$ODD/gdb")" \
-		'Permission denied' 'same uid, other gid: EACCES from utraced itself'
-fi
 
 # --- the mount itself
 run_server --mount "$WORK/a:b"
