@@ -223,11 +223,12 @@ int engine_observe(struct engine *e, unsigned mask, const long *nrs, size_t n);
  */
 void engine_set_events(struct engine *e, unsigned mask);
 /*
- * After ENGINE_STOP_FORK/VFORK: this client's engine on the child, made at
- * the fork with the same engine_client and stopped for it (the child runs
- * only once it is resumed or detached). Each call hands it over once.
+ * After ENGINE_STOP_FORK/VFORK: this client's engine on the child (the
+ * report's child pid), made at the fork with the same engine_client and
+ * stopped for it (the child runs only once it is resumed or detached).
+ * Each child is handed over once.
  */
-struct engine *engine_fork_child(struct engine *e);
+struct engine *engine_fork_child(struct engine *e, pid_t child);
 
 /*
  * Non-stop (gdb's QNonStop:1): threads stop and run one by one. Each

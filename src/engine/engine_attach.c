@@ -283,8 +283,8 @@ void engine_detach(struct engine *e)
 {
 	struct uproc *p = e->p;
 
-	if (e->child) /* a fork child it never took */
-		engine_detach(e->child);
+	while (e->nchildren) /* fork children it never took */
+		engine_detach(e->children[--e->nchildren]);
 	if (!p->exited)
 		bp_engine_drop(e);
 	for_each_thread(p, th)

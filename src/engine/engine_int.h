@@ -116,7 +116,9 @@ struct engine {
 	struct sysset catch_sys; /* syscalls it stops for (gdb's QCatchSyscalls) */
 	bool observer;		 /* hears events through on_event, never stops */
 	unsigned events;	 /* ENGINE_EVENT_* */
-	struct engine *child;	 /* its engine on a fork child, until taken */
+	/* its engines on fork children whose fork it has not taken yet (fork.c) */
+	struct engine *children[16];
+	unsigned nchildren;
 	bool nonstop;		 /* per-thread stops (nonstop.c) */
 	struct engine_stop *nsq; /* non-stop reports not yet handed to on_stop() */
 	size_t nsq_len, nsq_cap;

@@ -104,9 +104,16 @@ static struct engine *follow_child(struct engine *e, struct uproc *cp)
 	memcpy(ce->pass, e->pass, sizeof(ce->pass));
 	ce->report = (struct engine_stop){
 		.kind = ENGINE_STOP_ATTACHED, .pid = cp->pid, .tid = cp->pid, .sig = SIGTRAP};
-	if (e->child) /* an earlier child nobody took */
-		engine_detach(e->child);
-	e->child = ce;
+	/*
+	 * Several threads may fork before the client hears of the first
+	 * fork: each child waits for its own report. Past the array, the
+	 * oldest is let go.
+	 */
+	if (e->nchildren == sizeof(e->children) / sizeof(e->children[0])) {
+		engine_detach(e->children[0]);
+		memmove(e->children, e->children + 1, --e->nchildren * sizeof(e->children[0]));
+	}
+	e->children[e->nchildren++] = ce;
 	return ce;
 }
 
@@ -148,10 +155,16 @@ void engine_set_events(struct engine *e, unsigned mask)
 	e->events = mask;
 }
 
-struct engine *engine_fork_child(struct engine *e)
+struct engine *engine_fork_child(struct engine *e, pid_t child)
 {
-	struct engine *ce = e->child;
+	for (unsigned i = 0; i < e->nchildren; i++) {
+		struct engine *ce = e->children[i];
 
-	e->child = NULL;
-	return ce;
+		if (ce->p->pid != child)
+			continue;
+		memmove(e->children + i, e->children + i + 1,
+			(--e->nchildren - i) * sizeof(e->children[0]));
+		return ce;
+	}
+	return NULL;
 }

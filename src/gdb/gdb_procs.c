@@ -131,7 +131,7 @@ bool gdb_procs_on_stop(struct gdb_session *s, const struct engine_stop *st)
 		return false;
 	}
 	if ((st->kind == ENGINE_STOP_FORK || st->kind == ENGINE_STOP_VFORK) && pr) {
-		struct engine *child = engine_fork_child(pr->e);
+		struct engine *child = engine_fork_child(pr->e, st->child);
 
 		if (child && gdb_proc_add(s, child) < 0)
 			engine_detach(child);

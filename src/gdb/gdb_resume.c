@@ -59,7 +59,8 @@ static bool named(const struct engine_resume *acts, size_t n, pid_t tid)
  * Non-stop: "OK" at once; 't' actions stop their threads, the others
  * resume theirs. A thread whose stop gdb has not collected yet (still in
  * the vStopped queue) is left out of a wildcard action, as gdbserver
- * does: gdb has not seen it stop, so it cannot mean to resume it.
+ * does: gdb has not seen it stop, so it cannot mean to resume it; so is
+ * the child of a fork in that queue.
  */
 static int resume_nonstop(struct gdb_session *s, const struct engine_resume *acts,
 			  const pid_t *pids, size_t n)
@@ -77,6 +78,12 @@ static int resume_nonstop(struct gdb_session *s, const struct engine_resume *act
 			continue;
 		all[k] = (struct engine_resume){.tid = st->tid, .action = ENGINE_HOLD};
 		allpids[k++] = st->pid;
+		if ((st->kind != ENGINE_STOP_FORK && st->kind != ENGINE_STOP_VFORK) ||
+		    k == VCONT_MAX_ACTIONS)
+			continue;
+		/* nor may it resume a fork child it has not heard of */
+		all[k] = (struct engine_resume){.tid = st->child, .action = ENGINE_HOLD};
+		allpids[k++] = st->child;
 	}
 	memcpy(all + k, acts, n * sizeof(acts[0]));
 	memcpy(allpids + k, pids, n * sizeof(pids[0]));
