@@ -116,22 +116,51 @@ size_t tracer_pids(struct tracer *t, pid_t *pids, size_t max);
 #define ENGINE_LAUNCH_NO_ASLR 1u /* personality(ADDR_NO_RANDOMIZE), gdb's default */
 #define ENGINE_LAUNCH_STDIO   2u /* stdin from /dev/null, stdout to our stderr (RSP on stdio) */
 
+/*
+ * --seccomp-bpf (seccomp.c): the launched program carries a seccomp filter
+ * and stops only at these syscalls, x86-64 and i386 numbers; the others
+ * run without a stop. The filter stays for the program's life: a process
+ * that has it must stay traced (see engine_seccomp).
+ */
+struct engine_seccomp {
+	const long *nrs64;
+	size_t n64;
+	const long *nrs32;
+	size_t n32;
+};
+
 struct engine_launch {
 	char *const *argv; /* argv[0] is looked up in PATH */
 	char *const *env;  /* NULL: inherit ours */
 	const char *cwd;   /* NULL: ours */
 	unsigned flags;	   /* ENGINE_LAUNCH_* */
 	int execs; /* exec events until the program itself runs (a shell, a wrapper: more) */
+	const struct engine_seccomp *seccomp; /* NULL: stop at every syscall */
 };
 
+#define ENGINE_LAUNCH_EEXIT    0x10000 /* | exit status */
+#define ENGINE_LAUNCH_ESECCOMP 0x20000 /* | errno */
 /*
  * Start a program under ptrace, stopped at its first instruction (after
  * the last of l->execs execs), with this engine attached and holding it.
- * Returns NULL with *err = -errno, or *err = 0x10000 | exit status when it
- * exited before (a shell that could not run it).
+ * Returns NULL with *err = -errno, or *err = ENGINE_LAUNCH_EEXIT | exit
+ * status when it exited before (a shell that could not run it), or
+ * ENGINE_LAUNCH_ESECCOMP | errno when its seccomp filter was refused.
+ * Without seccomp_available() the program runs without a filter
+ * (engine_seccomp() says which).
  */
 struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
 			     const struct engine_client *c, int *err);
+/* Can this kernel take a seccomp filter (engine_launch's seccomp)? */
+bool seccomp_available(void);
+/*
+ * Does e's process carry the seccomp filter? Untraced, its filtered
+ * syscalls would fail with ENOSYS: whoever leaves it should end it.
+ */
+bool engine_seccomp(const struct engine *e);
+/* ptrace stops reaped so far (all processes): evidence of what a filter saves. */
+unsigned long tracer_stops(const struct tracer *t);
+
 /*
  * Attach to process pid (joining it if this tracer already holds it); the
  * process is stopped for this engine when this returns. NULL, *err = -errno.

@@ -93,6 +93,11 @@ size_t tracer_pids(struct tracer *t, pid_t *pids, size_t max)
 	return n;
 }
 
+unsigned long tracer_stops(const struct tracer *t)
+{
+	return t->nstops;
+}
+
 void tracer_wake(struct tracer *t)
 {
 	uint64_t one = 1;
@@ -155,6 +160,7 @@ static void handle_status(struct tracer *t, pid_t tid, int status)
 {
 	struct uthread *th = tracer_find_thread(t, tid);
 
+	t->nstops += WIFSTOPPED(status);
 	if (!th && WIFSTOPPED(status))
 		th = adopt_thread(t, tid);
 	if (!th && WIFSTOPPED(status) && tgid_of(tid) == tid && t->nearly < 16) {

@@ -225,6 +225,11 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 	case PTRACE_EVENT_VFORK_DONE:
 		report_event(th, UEV_VFORK_DONE, ENGINE_EVENT_VFORK);
 		break;
+	case PTRACE_EVENT_SECCOMP:
+		sys_handle_stop(th);
+		if (th->has_pending)
+			p->last_event = th;
+		break;
 	case PTRACE_EVENT_EXEC:
 		/*
 		 * The old image is gone, and with it our trap bytes and every

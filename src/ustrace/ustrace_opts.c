@@ -61,7 +61,7 @@ void ust_usage(FILE *f)
 	      "  -z, -Z          successful syscalls only, failed ones only\n"
 	      "  -y              show the paths of file descriptors\n"
 	      "  -q, -qq         no attach/detach messages; no exit status lines either\n"
-	      "  --seccomp-bpf   (launched programs) stop only for the traced syscalls\n"
+	      "  --seccomp-bpf   with -f: a launched program stops only at traced syscalls\n"
 	      "  -h, -V          this help, the version\n",
 	      f);
 }

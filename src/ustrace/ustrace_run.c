@@ -59,6 +59,7 @@ struct ust {
 	size_t nprocs;
 	size_t alive;
 	int status;	 /* the launched program's: exit code, or 0x100 | signal */
+	bool seccomp;	 /* --seccomp-bpf asked and possible (seccomp_wanted) */
 	bool lines;	 /* several sources: whole lines only (see the top) */
 	struct buf part; /* our tracer core's text after its last newline */
 };
@@ -255,19 +256,60 @@ static struct engine_client client_for(struct ust_proc *up)
 	return c;
 }
 
+/*
+ * --seccomp-bpf as strace 6.1 takes it, with its messages: only with -f
+ * (a child the filter was given to, untraced, would get ENOSYS from the
+ * filtered syscalls), only for a launched program, and only when some
+ * syscalls are left out.
+ */
+static bool seccomp_wanted(const struct ust_opts *o)
+{
+	if (!o->seccomp)
+		return false;
+	if (o->npids && !o->argv)
+		fprintf(stderr, "ustrace: --seccomp-bpf is not enabled for processes attached "
+				"with -p\n");
+	if (!o->follow) {
+		fprintf(stderr, "ustrace: --seccomp-bpf cannot be used without -f/--follow-forks, "
+				"disabling\n");
+		return false;
+	}
+	if (trc_traces_all(&o->trc, TRC_PERS_64) && trc_traces_all(&o->trc, TRC_PERS_32)) {
+		fprintf(stderr, "ustrace: Seccomp filter is requested but there are no syscalls "
+				"to filter.  See -e trace to filter syscalls.\n");
+		return false;
+	}
+	if (!seccomp_available()) {
+		fprintf(stderr, "ustrace: seccomp filter is requested but unavailable\n");
+		return false;
+	}
+	return o->argv != NULL;
+}
+
 static int start_launch(struct ust *u)
 {
+	static long nrs64[TRC_SET_MAX], nrs32[TRC_SET_MAX];
 	struct ust_proc *up = &u->procs[0];
 	struct engine_client c = client_for(up);
 	struct engine_launch l = {0};
+	struct engine_seccomp sc = {0};
 	int err = 0;
 
 	up->u = u;
 	l.argv = u->o->argv;
 	l.execs = 1;
+	if (u->seccomp) {
+		sc.nrs64 = nrs64;
+		sc.n64 = trc_traced_nrs(&u->o->trc, TRC_PERS_64, nrs64, TRC_SET_MAX);
+		sc.nrs32 = nrs32;
+		sc.n32 = trc_traced_nrs(&u->o->trc, TRC_PERS_32, nrs32, TRC_SET_MAX);
+		l.seccomp = &sc;
+	}
 	up->e = engine_launch(u->t, &l, &c, &err);
 	if (!up->e) {
-		if (err & 0x10000)
+		if (err > 0 && (err & ENGINE_LAUNCH_ESECCOMP))
+			fprintf(stderr, "ustrace: seccomp filter: %s\n", strerror(err & 0xffff));
+		else if (err > 0)
 			fprintf(stderr, "ustrace: %s: exited before it started\n", u->o->argv[0]);
 		else
 			fprintf(stderr, "ustrace: Can't stat '%s': %s\n", u->o->argv[0],
@@ -369,14 +411,22 @@ static void join_gone(struct ust_proc *up)
 	proc_gone(up, st >= 0 && (st & 0x100), st < 0 ? 0 : st & 0xff);
 }
 
-/* ^C, SIGTERM...: leave every process running, as it was found. */
-static void detach_all(struct ust *u)
+/*
+ * ^C, SIGTERM...: leave every process running, as it was found. Except
+ * those with our seccomp filter: untraced, every syscall the filter
+ * stops at would fail with ENOSYS, so they get the signal that ended us,
+ * as strace gives it to the program it started.
+ */
+static void detach_all(struct ust *u, int sig)
 {
 	size_t i;
 
 	trc_flush_pending(u->trc, " <detached ...>");
 	for (i = 0; i < u->nprocs; i++) {
 		struct ust_proc *up = &u->procs[i];
+
+		if (up->e && !up->gone && engine_seccomp(up->e))
+			kill(up->pid, sig);
 
 		if (up->j && !up->gone) {
 			ust_join_leave(up->j, join_cb(up));
@@ -436,7 +486,7 @@ static void loop(struct ust *u, int sigfd)
 		if (pfd[1].revents & POLLIN) {
 			if (read(sigfd, &ssi, sizeof(ssi)) < 0)
 				continue;
-			detach_all(u);
+			detach_all(u, (int)ssi.ssi_signo);
 			break;
 		}
 		if (pfd[0].revents)
@@ -465,6 +515,9 @@ static int finish(struct ust *u)
 	src_flush(u, &u->part);
 	buf_free(&u->part);
 	trc_free(u->trc);
+	/* a debugging aid, and the tests' evidence of what --seccomp-bpf saves */
+	if (getenv("USTRACE_STATS"))
+		fprintf(stderr, "ustrace: %lu ptrace stops\n", tracer_stops(u->t));
 	tracer_free(u->t);
 	if (u->out != stderr)
 		fclose(u->out);
@@ -501,6 +554,7 @@ int ust_run(struct ust_opts *o)
 	sigaddset(&quit, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &quit, NULL);
 	sigfd = signalfd(-1, &quit, SFD_CLOEXEC);
+	u.seccomp = seccomp_wanted(o);
 	u.t = tracer_new();
 	u.trc = trc_new(&o->trc, out_write, &u);
 	rc = o->argv ? start_launch(&u) : start_attach(&u);
