@@ -84,6 +84,8 @@ struct engine_event {
 	const siginfo_t *si;
 	int status;
 	const struct arch_desc *arch; /* the thread's personality (i386 or amd64 numbers) */
+	int64_t stime_ns; /* ENGINE_OBSERVE_STIME: system CPU time of the process (wait4's rusage)
+			   */
 };
 
 /* What a client gives its engine. */
@@ -228,6 +230,7 @@ int engine_catch_syscalls(struct engine *e, bool on, const long *nrs, size_t n);
 
 #define ENGINE_OBSERVE_SYSCALLS 1u /* syscall entry and exit */
 #define ENGINE_OBSERVE_SIGNALS	2u
+#define ENGINE_OBSERVE_STIME	4u /* ev->stime_ns of syscall events (costs a rusage per stop) */
 /*
  * Make e an observer: it hears the events in mask (and always exits and
  * new threads) through client.on_event and never stops the process.

@@ -72,6 +72,7 @@ struct uthread {
 	bool in_syscall;       /* between a syscall-entry and its exit stop */
 	long sys_nr;	       /* ... of this syscall */
 	struct uevent pending; /* an event not yet given to the engines */
+	int64_t stime_ns;      /* its process's system time at this stop (tracer->rusage) */
 	int deliver_sig;       /* signal to inject at the next resume */
 	int sig_orig;	       /* the signal that arrived (deliver_sig may replace it) */
 	bool sig_suppressed;   /* an engine that stopped for it said "c": not delivered */
@@ -162,6 +163,7 @@ struct tracer {
 	} early[16];
 	unsigned nearly;
 	unsigned long nstops; /* ptrace stops reaped (tracer_stops) */
+	bool rusage;	      /* an observer wants system times: wait4 with a rusage */
 };
 
 /* tracer.c */

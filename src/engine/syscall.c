@@ -101,6 +101,8 @@ int engine_observe(struct engine *e, unsigned mask, const long *nrs, size_t n)
 		return -EINVAL;
 	e->observer = true;
 	e->observe = mask;
+	if (mask & ENGINE_OBSERVE_STIME)
+		e->p->t->rusage = true;
 	sysset_fill(&e->catch_sys, mask & ENGINE_OBSERVE_SYSCALLS, nrs, n);
 	/* an observer never stops for a signal: it is told, not asked */
 	for (int sig = 1; sig < NSIG; sig++)
@@ -180,7 +182,8 @@ void sys_handle_stop(struct uthread *th)
 {
 	struct uproc *p = th->p;
 	struct __ptrace_syscall_info info;
-	struct engine_event ev = {.pid = p->pid, .tid = th->tid, .arch = p->arch};
+	struct engine_event ev = {
+		.pid = p->pid, .tid = th->tid, .arch = p->arch, .stime_ns = th->stime_ns};
 	struct uevent uev = {.kind = UEV_SYSCALL};
 
 	memset(&info, 0, sizeof(info));

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -156,7 +157,7 @@ static struct uthread *adopt_thread(struct tracer *t, pid_t tid)
 	return NULL;
 }
 
-static void handle_status(struct tracer *t, pid_t tid, int status)
+static void handle_status(struct tracer *t, pid_t tid, int status, const struct rusage *ru)
 {
 	struct uthread *th = tracer_find_thread(t, tid);
 
@@ -170,33 +171,49 @@ static void handle_status(struct tracer *t, pid_t tid, int status)
 	}
 	if (!th)
 		return; /* a process we already let go of */
+	if (ru)
+		th->stime_ns =
+			(int64_t)ru->ru_stime.tv_sec * 1000000000 + ru->ru_stime.tv_usec * 1000;
 	uproc_handle_status(th->p, th, status);
+}
+
+/*
+ * waitpid, or wait4 with the process's rusage when an observer wants
+ * system times (the kernel sums every thread's then: not free).
+ */
+static pid_t wait_any(struct tracer *t, int *status, int flags, struct rusage *ru)
+{
+	if (t->rusage)
+		return wait4(-1, status, __WALL | flags, ru);
+	return waitpid(-1, status, __WALL | flags);
 }
 
 int tracer_wait_one(struct tracer *t)
 {
+	struct rusage ru;
 	int status;
 	pid_t tid;
 
 	do
-		tid = waitpid(-1, &status, __WALL);
+		tid = wait_any(t, &status, 0, &ru);
 	while (tid < 0 && errno == EINTR);
 	if (tid < 0)
 		return -errno;
-	handle_status(t, tid, status);
+	handle_status(t, tid, status, t->rusage ? &ru : NULL);
 	return 0;
 }
 
 static void reap_all(struct tracer *t)
 {
 	struct signalfd_siginfo si;
+	struct rusage ru;
 	int status;
 	pid_t tid;
 
 	while (read(t->sigfd, &si, sizeof(si)) == sizeof(si))
 		;
-	while ((tid = waitpid(-1, &status, __WALL | WNOHANG)) > 0)
-		handle_status(t, tid, status);
+	while ((tid = wait_any(t, &status, WNOHANG, &ru)) > 0)
+		handle_status(t, tid, status, t->rusage ? &ru : NULL);
 }
 
 /* Hand ready stop reports to their clients. */

@@ -136,13 +136,14 @@ static void on_event(void *ctx, const struct engine_event *ev)
 	struct ust *u = up->u;
 	struct engine_trc_thread th = {up->e, ev->tid};
 	struct trc_reader rd = engine_trc_reader(&th);
-	struct trc_who w = {ev->tid, TRC_PERS_64, &rd, {0, 0}};
+	struct trc_who w = {ev->tid, TRC_PERS_64, &rd, {0, 0}, 0};
 
 	if (!u->o->follow && ev->tid != up->pid)
 		return; /* without -f strace traces the thread it was given only */
 	if (ev->arch && ev->arch->kind == ARCH_I386)
 		w.pers = TRC_PERS_32;
 	now(&w.ts);
+	w.stime_ns = ev->stime_ns;
 	switch (ev->kind) {
 	case ENGINE_EV_SYSCALL_ENTRY:
 		trc_syscall_entry(u->trc, &w, ev->nr, ev->args);
@@ -213,7 +214,7 @@ static void print_execve(struct ust *u, pid_t pid, const struct arch_desc *arch)
 {
 	static char prog[4096];
 	struct trc_reader rd = {NULL, self_read, NULL, NULL};
-	struct trc_who w = {pid, TRC_PERS_64, &rd, {0, 0}};
+	struct trc_who w = {pid, TRC_PERS_64, &rd, {0, 0}, 0};
 	uint64_t args[6] = {(uintptr_t)prog, (uintptr_t)u->o->argv, (uintptr_t)environ};
 	long nr = trc_syscall_nr(TRC_PERS_64, "execve");
 
@@ -222,6 +223,16 @@ static void print_execve(struct ust *u, pid_t pid, const struct arch_desc *arch)
 	now(&w.ts);
 	trc_syscall_entry(u->trc, &w, nr, args);
 	trc_syscall_exit(u->trc, &w, 0);
+}
+
+/* -c without -w sums system CPU time: the engine must fetch it at each stop. */
+static unsigned observe_mask(const struct trc_opts *o)
+{
+	unsigned mask = ENGINE_OBSERVE_SYSCALLS | ENGINE_OBSERVE_SIGNALS;
+
+	if (o->count != TRC_COUNT_OFF && !o->count_wall)
+		mask |= ENGINE_OBSERVE_STIME;
+	return mask;
 }
 
 /* Start observing: the engine stops only for the syscalls we show. */
@@ -236,7 +247,7 @@ static int observe(struct ust *u, struct ust_proc *up)
 
 	if (!trc_traces_all(&u->o->trc, p))
 		n = trc_traced_nrs(&u->o->trc, p, nrs, TRC_SET_MAX);
-	rc = engine_observe(up->e, ENGINE_OBSERVE_SYSCALLS | ENGINE_OBSERVE_SIGNALS,
+	rc = engine_observe(up->e, observe_mask(&u->o->trc),
 			    trc_traces_all(&u->o->trc, p) ? NULL : nrs, n);
 	if (rc == 0)
 		rc = engine_resume(up->e, &run, 1);

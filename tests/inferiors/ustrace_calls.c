@@ -26,6 +26,7 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[256];
@@ -207,6 +208,21 @@ static void threads(void)
 	pthread_join(t, NULL);
 }
 
+/* For -c: calls that sleep (wall time, no CPU) and calls that work in the kernel. */
+static void cpu(void)
+{
+	static char big[1 << 22];
+	struct timespec nap = {0, 20000000};
+	int fd = open("/dev/urandom", O_RDONLY);
+
+	for (int i = 0; i < 5; i++) {
+		nanosleep(&nap, NULL);
+		if (read(fd, big, sizeof(big)) < 0)
+			break;
+	}
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -227,6 +243,8 @@ int main(int argc, char **argv)
 		proc();
 	else if (!strcmp(what, "threads"))
 		threads();
+	else if (!strcmp(what, "cpu"))
+		cpu();
 	else if (!strcmp(what, "block")) /* for -p: wait in read() until stdin ends */
 		while (read(0, argv, 1) > 0)
 			;
