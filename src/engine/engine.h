@@ -110,6 +110,16 @@ void tracer_free(struct tracer *t); /* detaches (or kills launched-by-us with ki
 /* fd to poll for readability (a signalfd for SIGCHLD); then call tracer_poll(). */
 int tracer_fd(struct tracer *t);
 void tracer_poll(struct tracer *t);
+/*
+ * tracer_poll() without the poll, for a caller with nothing else to wait
+ * for: block in wait4 until the next status, handle it and every other
+ * one already there, hand out the reports. A stop costs a blocking wait4
+ * instead of poll, a signalfd read and the wait4s. -EINTR at once if
+ * *stop is set; a signal whose handler sets it (installed without
+ * SA_RESTART, unblocked) ends the wait with -EINTR. As with strace, one
+ * that lands between the check and the wait is seen at the next status.
+ */
+int tracer_wait(struct tracer *t, volatile sig_atomic_t *stop);
 /* True while any process is traced. */
 bool tracer_busy(struct tracer *t);
 /* The traced processes: returns the count, fills at most max pids. */

@@ -257,3 +257,26 @@ void tracer_poll(struct tracer *t)
 	reap_all(t);
 	notify_all(t);
 }
+
+int tracer_wait(struct tracer *t, volatile sig_atomic_t *stop)
+{
+	struct rusage ru;
+	int status;
+	pid_t tid;
+
+	if (t->notify_pending) { /* reports made outside a status: hand them out first */
+		notify_all(t);
+		return 0;
+	}
+	if (*stop)
+		return -EINTR;
+	tid = wait_any(t, &status, 0, &ru);
+	if (tid < 0)
+		return -errno;
+	handle_status(t, tid, status, t->rusage ? &ru : NULL);
+	while ((tid = wait_any(t, &status, WNOHANG, &ru)) > 0)
+		handle_status(t, tid, status, t->rusage ? &ru : NULL);
+	if (t->notify_pending)
+		notify_all(t);
+	return 0;
+}

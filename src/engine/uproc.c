@@ -225,11 +225,6 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 	case PTRACE_EVENT_VFORK_DONE:
 		report_event(th, UEV_VFORK_DONE, ENGINE_EVENT_VFORK);
 		break;
-	case PTRACE_EVENT_SECCOMP:
-		sys_handle_stop(th);
-		if (th->has_pending)
-			p->last_event = th;
-		break;
 	case PTRACE_EVENT_EXEC:
 		/*
 		 * The old image is gone, and with it our trap bytes and every
@@ -278,9 +273,9 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 	regs_invalidate(th);
 	if (event == PTRACE_EVENT_STOP) {
 		/* an interrupt, a group-stop or a new thread's first stop: no event */
-	} else if (event) {
+	} else if (event && event != PTRACE_EVENT_SECCOMP) {
 		handle_ptrace_event(p, th, event);
-	} else if (sig == (SIGTRAP | 0x80)) {
+	} else if (event || sig == (SIGTRAP | 0x80)) { /* a seccomp stop is a syscall entry */
 		sys_handle_stop(th);
 		if (th->has_pending)
 			p->last_event = th;

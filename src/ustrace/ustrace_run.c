@@ -471,7 +471,23 @@ static bool private_alive(const struct ust *u)
  */
 #define JOIN_BATCH_NS 1000000
 
-static void loop(struct ust *u, int sigfd)
+/* A quit signal, while our engine alone is waited for (the only time it is let in). */
+static volatile sig_atomic_t quit_sig;
+
+static void on_quit(int sig)
+{
+	quit_sig = sig;
+}
+
+static bool joined_alive(const struct ust *u)
+{
+	for (size_t i = 0; i < u->nprocs; i++)
+		if (u->procs[i].j && !u->procs[i].gone)
+			return true;
+	return false;
+}
+
+static void loop(struct ust *u, int sigfd, const sigset_t *quit)
 {
 	const struct timespec batch = {0, JOIN_BATCH_NS};
 	struct pollfd pfd[2 + UST_MAX_PIDS];
@@ -480,6 +496,22 @@ static void loop(struct ust *u, int sigfd)
 
 	while (u->alive) {
 		nfds_t n = 2;
+		int rc;
+
+		if (!joined_alive(u)) {
+			/*
+			 * Our engine only: wait for it alone, ^C let in to end
+			 * the wait (strace's way: no syscall per stop for it).
+			 */
+			rc = 0;
+			sigprocmask(SIG_UNBLOCK, quit, NULL);
+			while (u->alive && !quit_sig && (rc == 0 || rc == -EINTR))
+				rc = tracer_wait(u->t, &quit_sig);
+			sigprocmask(SIG_BLOCK, quit, NULL);
+			if (quit_sig)
+				detach_all(u, quit_sig);
+			break; /* all gone, ^C, or nothing left to wait for */
+		}
 
 		pfd[0] = (struct pollfd){tracer_fd(u->t), POLLIN, 0};
 		pfd[1] = (struct pollfd){sigfd, POLLIN, 0};
@@ -564,13 +596,16 @@ int ust_run(struct ust_opts *o)
 	sigaddset(&quit, SIGHUP);
 	sigaddset(&quit, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &quit, NULL);
+	for (int sig = 1; sig < NSIG; sig++) /* no SA_RESTART: they end tracer_wait()'s wait4 */
+		if (sigismember(&quit, sig) == 1)
+			sigaction(sig, &(struct sigaction){.sa_handler = on_quit}, NULL);
 	sigfd = signalfd(-1, &quit, SFD_CLOEXEC);
 	u.seccomp = seccomp_wanted(o);
 	u.t = tracer_new();
 	u.trc = trc_new(&o->trc, out_write, &u);
 	rc = o->argv ? start_launch(&u) : start_attach(&u);
 	if (rc == 0)
-		loop(&u, sigfd);
+		loop(&u, sigfd, &quit);
 	else if (!u.status)
 		u.status = 1;
 	close(sigfd);
