@@ -72,6 +72,7 @@ enum engine_event_kind {
 	ENGINE_EV_EXITED,	 /* tid (the whole process if tid == pid) exited: status */
 	ENGINE_EV_KILLED,	 /* ... was killed by signal status */
 	ENGINE_EV_THREAD_NEW,	 /* tid is a new thread of pid */
+	ENGINE_EV_PROC_NEW, /* ENGINE_OBSERVE_FORKS: tid forked (vforked, cloned) process child */
 };
 
 struct engine_event {
@@ -84,8 +85,16 @@ struct engine_event {
 	const siginfo_t *si;
 	int status;
 	const struct arch_desc *arch; /* the thread's personality (i386 or amd64 numbers) */
-	int64_t stime_ns; /* ENGINE_OBSERVE_STIME: system CPU time of the process (wait4's rusage)
-			   */
+	/* ENGINE_OBSERVE_STIME: system CPU time of the process (wait4's rusage) */
+	int64_t stime_ns;
+	struct engine *engine; /* the observer told: read tid's memory through it */
+	/*
+	 * PROC_NEW: the observer's own engine on the child, observing as
+	 * ev->engine does; it is the client's to detach (once its on_stop
+	 * says the child exited, or when leaving).
+	 */
+	struct engine *child;
+	pid_t child_pid;
 };
 
 /* What a client gives its engine. */
@@ -241,6 +250,7 @@ int engine_catch_syscalls(struct engine *e, bool on, const long *nrs, size_t n);
 #define ENGINE_OBSERVE_SYSCALLS 1u /* syscall entry and exit */
 #define ENGINE_OBSERVE_SIGNALS	2u
 #define ENGINE_OBSERVE_STIME	4u /* ev->stime_ns of syscall events (costs a rusage per stop) */
+#define ENGINE_OBSERVE_FORKS	8u /* follow fork/vfork/clone children (ENGINE_EV_PROC_NEW) */
 /*
  * Make e an observer: it hears the events in mask (and always exits and
  * new threads) through client.on_event and never stops the process.

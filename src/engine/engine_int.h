@@ -193,6 +193,8 @@ void nonstop_stop_requests(struct uproc *p);
 
 /* fork.c */
 void fork_event(struct uthread *th, pid_t child, bool vfork);
+/* Is the task a clone made a thread of p (or a process of its own)? */
+bool fork_is_thread(struct uproc *p, pid_t tid);
 int tracer_take_early(struct tracer *t, pid_t pid, int *status);
 
 /* sched.c */

@@ -155,11 +155,15 @@ static void observers_tell(struct uproc *p, const struct engine_event *ev, unsig
 {
 	for_each_engine(p, e)
 	{
+		struct engine_event mine;
+
 		if (!e->observer || e->dead || (need && !(e->observe & need)))
 			continue;
 		if (need == ENGINE_OBSERVE_SYSCALLS && !sysset_has(&e->catch_sys, nr))
 			continue;
-		e->client.on_event(e->client.ctx, ev);
+		mine = *ev;
+		mine.engine = e;
+		e->client.on_event(e->client.ctx, &mine);
 	}
 }
 

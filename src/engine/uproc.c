@@ -213,6 +213,10 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 	ptrace(PTRACE_GETEVENTMSG, th->tid, 0L, &msg);
 	switch (event) {
 	case PTRACE_EVENT_CLONE:
+		if (!uproc_thread(p, (pid_t)msg) && !fork_is_thread(p, (pid_t)msg)) {
+			fork_event(th, (pid_t)msg, false);
+			break;
+		}
 		if (!uproc_thread(p, (pid_t)msg)) {
 			uthread_add(p, (pid_t)msg);
 			observe_thread_new(p, (pid_t)msg);

@@ -154,6 +154,8 @@ static void trace_on_event(void *ctx, const struct engine_event *ev)
 			notify(tr, "utraced.msg:", msg, (size_t)n);
 		}
 		break;
+	case ENGINE_EV_PROC_NEW:
+		break; /* not asked for (ENGINE_OBSERVE_FORKS): the daemon follows threads only */
 	}
 	if (tr->text.len >= TRACE_CHUNK)
 		frame_text(tr);

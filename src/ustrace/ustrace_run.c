@@ -50,6 +50,12 @@ struct ust_proc {
 	bool gone; /* its exit was reported */
 };
 
+/* A fork child followed with -f: our engine on it, until it exits. */
+struct ust_kid {
+	struct engine *e;
+	pid_t pid;
+};
+
 struct ust {
 	struct ust_opts *o;
 	struct tracer *t;
@@ -58,9 +64,11 @@ struct ust {
 	struct ust_proc procs[UST_MAX_PIDS];
 	size_t nprocs;
 	size_t alive;
-	int status;	 /* the launched program's: exit code, or 0x100 | signal */
-	bool seccomp;	 /* --seccomp-bpf asked and possible (seccomp_wanted) */
-	bool lines;	 /* several sources: whole lines only (see the top) */
+	int status;	      /* the launched program's: exit code, or 0x100 | signal */
+	bool seccomp;	      /* --seccomp-bpf asked and possible (seccomp_wanted) */
+	bool lines;	      /* several sources: whole lines only (see the top) */
+	struct ust_kid *kids; /* -f: fork children (alive counts them) */
+	size_t nkids, capkids;
 	struct buf part; /* our tracer core's text after its last newline */
 };
 
@@ -130,11 +138,47 @@ static void proc_gone(struct ust_proc *up, bool killed, int code)
 		up->u->status = killed ? 0x100 | code : code;
 }
 
+/* -f: a fork child, traced by an engine of our own that the engine made at the fork. */
+static void kid_new(struct ust *u, struct engine *e, pid_t pid)
+{
+	if (!e)
+		return;
+	if (u->nkids == u->capkids) {
+		size_t cap = u->capkids ? 2 * u->capkids : 16;
+		struct ust_kid *k = realloc(u->kids, cap * sizeof(*k));
+
+		if (!k) { /* cannot keep it: let it go rather than lose track */
+			engine_detach(e);
+			return;
+		}
+		u->kids = k;
+		u->capkids = cap;
+	}
+	u->kids[u->nkids++] = (struct ust_kid){e, pid};
+	u->alive++;
+	trc_thread_new(u->trc, pid);
+}
+
+/* A fork child's process ended (its engine's on_stop, where leaving is allowed). */
+static bool kid_gone(struct ust *u, pid_t pid)
+{
+	for (size_t i = 0; i < u->nkids; i++) {
+		if (u->kids[i].pid != pid)
+			continue;
+		engine_detach(u->kids[i].e);
+		u->kids[i] = u->kids[--u->nkids];
+		u->alive--;
+		return true;
+	}
+	return false;
+}
+
 static void on_event(void *ctx, const struct engine_event *ev)
 {
 	struct ust_proc *up = ctx;
 	struct ust *u = up->u;
-	struct engine_trc_thread th = {up->e, ev->tid};
+	/* a fork child's events come with its own engine, our ctx */
+	struct engine_trc_thread th = {ev->engine ? ev->engine : up->e, ev->tid};
 	struct trc_reader rd = engine_trc_reader(&th);
 	struct trc_who w = {ev->tid, TRC_PERS_64, &rd, {0, 0}, 0};
 
@@ -165,6 +209,9 @@ static void on_event(void *ctx, const struct engine_event *ev)
 		if (ev->tid == up->pid)
 			proc_gone(up, true, ev->status);
 		break;
+	case ENGINE_EV_PROC_NEW:
+		kid_new(u, ev->child, ev->child_pid);
+		break;
 	case ENGINE_EV_THREAD_NEW:
 		trc_thread_new(u->trc, ev->tid);
 		if (!u->o->quiet)
@@ -177,6 +224,11 @@ static void on_event(void *ctx, const struct engine_event *ev)
 static void on_stop(void *ctx, const struct engine_stop *stop)
 {
 	struct ust_proc *up = ctx;
+
+	if (stop->pid != up->pid &&
+	    (stop->kind == ENGINE_STOP_EXITED || stop->kind == ENGINE_STOP_KILLED) &&
+	    kid_gone(up->u, stop->pid))
+		return;
 
 	if (stop->kind == ENGINE_STOP_EXITED)
 		proc_gone(up, false, stop->status);
@@ -226,10 +278,12 @@ static void print_execve(struct ust *u, pid_t pid, const struct arch_desc *arch)
 }
 
 /* -c without -w sums system CPU time: the engine must fetch it at each stop. */
-static unsigned observe_mask(const struct trc_opts *o)
+static unsigned observe_mask(const struct trc_opts *o, bool follow)
 {
 	unsigned mask = ENGINE_OBSERVE_SYSCALLS | ENGINE_OBSERVE_SIGNALS;
 
+	if (follow)
+		mask |= ENGINE_OBSERVE_FORKS;
 	if (o->count != TRC_COUNT_OFF && !o->count_wall)
 		mask |= ENGINE_OBSERVE_STIME;
 	return mask;
@@ -247,7 +301,7 @@ static int observe(struct ust *u, struct ust_proc *up)
 
 	if (!trc_traces_all(&u->o->trc, p))
 		n = trc_traced_nrs(&u->o->trc, p, nrs, TRC_SET_MAX);
-	rc = engine_observe(up->e, observe_mask(&u->o->trc),
+	rc = engine_observe(up->e, observe_mask(&u->o->trc, u->o->follow),
 			    trc_traces_all(&u->o->trc, p) ? NULL : nrs, n);
 	if (rc == 0)
 		rc = engine_resume(up->e, &run, 1);
@@ -450,12 +504,22 @@ static void detach_all(struct ust *u, int sig)
 		up->e = NULL;
 		up->gone = true;
 	}
+	for (i = 0; i < u->nkids; i++) {
+		if (engine_seccomp(u->kids[i].e))
+			kill(u->kids[i].pid, sig);
+		if (!u->o->quiet)
+			fprintf(stderr, "ustrace: Process %d detached\n", (int)u->kids[i].pid);
+		engine_detach(u->kids[i].e);
+	}
+	u->nkids = 0;
 	u->alive = 0;
 }
 
 /* A process our own engine traces is alive: it waits for us at each event. */
 static bool private_alive(const struct ust *u)
 {
+	if (u->nkids)
+		return true;
 	for (size_t i = 0; i < u->nprocs; i++)
 		if (u->procs[i].e && !u->procs[i].gone)
 			return true;
@@ -547,6 +611,9 @@ static int finish(struct ust *u)
 	size_t i;
 	int st = u->status;
 
+	for (i = 0; i < u->nkids; i++) /* only after an error: they end before we do */
+		engine_detach(u->kids[i].e);
+	free(u->kids);
 	for (i = 0; i < u->nprocs; i++) {
 		if (u->procs[i].e)
 			engine_detach(u->procs[i].e);

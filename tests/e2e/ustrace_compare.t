@@ -27,6 +27,14 @@ same_trace signals -qq -e signal=none
 same_trace proc -e trace=%process
 same_trace_mt threads -f -e trace=write,exit,exit_group
 
+# -f follows fork, vfork and clone children: [pid N] lines, +++ exited +++ of each
+same_trace_mt proc -f
+same_trace_mt forks -f
+same_trace_mt forks -f -e trace=%process,write
+# ... and with the seccomp filter, which they inherit
+same_trace_mt proc -f --seccomp-bpf -e trace=%process,write
+same_trace_mt forks -f --seccomp-bpf -e trace=write,exit_group
+
 # exit status: ustrace ends as the program did
 run_both "$CALLS" segv
 is "$USTRACE_RC" "$STRACE_RC" "a killed program: same exit status as strace ($STRACE_RC)"
