@@ -121,12 +121,12 @@ int tracer_fd(struct tracer *t);
 void tracer_poll(struct tracer *t);
 /*
  * tracer_poll() without the poll, for a caller with nothing else to wait
- * for: block in wait4 until the next status, handle it and every other
- * one already there, hand out the reports. A stop costs a blocking wait4
- * instead of poll, a signalfd read and the wait4s. -EINTR at once if
- * *stop is set; a signal whose handler sets it (installed without
- * SA_RESTART, unblocked) ends the wait with -EINTR. As with strace, one
- * that lands between the check and the wait is seen at the next status.
+ * for: block in wait4 until the next status, handle it, hand out the
+ * reports. A stop costs one wait4 instead of poll, a signalfd read and
+ * two wait4s. -EINTR at once if *stop is set; a signal whose handler
+ * sets it (installed without SA_RESTART, unblocked) ends the wait with
+ * -EINTR. As with strace, one that lands between the check and the wait
+ * is seen at the next status.
  */
 int tracer_wait(struct tracer *t, volatile sig_atomic_t *stop);
 /* True while any process is traced. */

@@ -273,9 +273,8 @@ int tracer_wait(struct tracer *t, volatile sig_atomic_t *stop)
 	tid = wait_any(t, &status, 0, &ru);
 	if (tid < 0)
 		return -errno;
+	/* one status per call: the next wait4 returns at once if more are there */
 	handle_status(t, tid, status, t->rusage ? &ru : NULL);
-	while ((tid = wait_any(t, &status, WNOHANG, &ru)) > 0)
-		handle_status(t, tid, status, t->rusage ? &ru : NULL);
 	if (t->notify_pending)
 		notify_all(t);
 	return 0;

@@ -7,7 +7,10 @@
  * synchronously at each syscall-stop and signal, we decode while the
  * thread is stopped (reading its memory through the engine), and the
  * thread goes on when we return. The syscall filter of -e trace= is
- * handed to the engine, so untraced syscalls cost no stop at all.
+ * handed to the engine, so untraced syscalls cost no stop at all (and
+ * with --seccomp-bpf, not even a kernel round trip: seccomp.c). With -f
+ * the engine hands us an engine of our own on each fork child, kept in
+ * u->kids until the child exits.
  *
  * strace prints the launched program's execve as its first line; we
  * start the program stopped after the exec (engine_launch), so that line
@@ -147,10 +150,12 @@ static void kid_new(struct ust *u, struct engine *e, pid_t pid)
 		size_t cap = u->capkids ? 2 * u->capkids : 16;
 		struct ust_kid *k = realloc(u->kids, cap * sizeof(*k));
 
-		if (!k) { /* cannot keep it: let it go rather than lose track */
-			engine_detach(e);
+		/*
+		 * No room: left untracked (detaching here, inside the fork's
+		 * handling, is not allowed); tracer_free() lets it go at the end.
+		 */
+		if (!k)
 			return;
-		}
 		u->kids = k;
 		u->capkids = cap;
 	}
