@@ -1,30 +1,40 @@
 #!/usr/bin/env bash
-# bench/ustrace.sh: ustrace against strace, tracing one program from
-# outside (-p) while it makes BENCH_SYSCALLS (220000) system calls.
+# bench/ustrace.sh: ustrace against strace, side by side in one run, on a
+# program making BENCH_SYSCALLS (220000) system calls (bench/ustrace_loop.c:
+# nine getppid and one write in each ten).
 #
-#   bench/ustrace.sh [MODE...]     MODEs (default all): strace private gdb
+#   bench/ustrace.sh [MODE...]     MODEs (default all):
+#                                  lstrace lustrace sstrace sustrace strace private gdb
 #
-#   strace   strace -o FILE -p PID: the reference, the program alone
-#   private  ustrace -o FILE -p PID: ustrace's own engine, the program alone
-#   gdb      issue 6's "full trace again with a gdb attached to the
-#            process": utraced holds the program (--attach), gdb is
-#            connected and has continued it, and ustrace -o FILE -p PID
-#            joins through the rendezvous socket; the daemon decodes and
-#            streams the lines
+# Launched (the issue's "full trace of a program making 220 000 syscalls"):
+#   lstrace   strace -o FILE PROG N: the reference
+#   lustrace  ustrace -o FILE PROG N
+# Launched, --seccomp-bpf (strace 6.1 uses the filter only with -f):
+#   sstrace   strace -f --seccomp-bpf -e trace=write -o FILE PROG N: the reference
+#   sustrace  ustrace, the same options
+# From outside (-p), released by a line on the program's stdin once the
+# tracer is in place:
+#   strace    strace -o FILE -p PID: the reference
+#   private   ustrace -o FILE -p PID: ustrace's own engine, the program alone
+#   gdb       the "full trace again with a gdb attached to the process":
+#             utraced holds the program (--attach), gdb is connected and has
+#             continued it, and ustrace -o FILE -p PID joins through the
+#             rendezvous socket; the daemon decodes and streams the lines
 #
-# The program (bench/ustrace_loop.c) waits for a line on its stdin, so
-# every tracer is in place before the clock starts; the time is from that
-# line to the tracer's exit (after the program's exit and the trace's last
-# line written). Each repetition runs every mode, the order rotating; the
-# table shows medians and the ratio to strace (<= 1.00: as fast or
-# faster). Each run is checked: the program finished and the trace has
-# every getppid line.
+# A launched run is timed from the tracer's start to its exit (the program
+# gets its line at once); a -p run from the line to the tracer's exit
+# (after the program's exit and the trace's last line written). Each
+# repetition runs every mode, the order rotating; the table shows medians
+# and the ratio to the mode's reference (<= 1.00: as fast or faster). Each
+# run is checked: the program finished and the trace has every getppid
+# line (every write line, and no getppid, with the filter).
 #
 # The machine may be busy: wall times then swing with the load. The cpu
 # columns are steadier: "prog" is the program's own user+system time (a
 # tracer's stops add kernel work to it), "tracer" that of the tracing
-# side (strace; ustrace; utraced + ustrace), "gdb" that of the attached
-# gdb; from /usr/bin/time and getrusage.
+# side (strace; ustrace; utraced + ustrace; for launched modes it includes
+# the program, the tracer's child), "gdb" that of the attached gdb; from
+# /usr/bin/time and getrusage.
 #
 # Environment: BENCH_REPS (5), BENCH_SYSCALLS (220000), USTRACE
 # (build/ustrace), UTRACED (build/utraced), STRACE (strace), GDB (gdb).
@@ -40,7 +50,7 @@ GDB=${GDB:-gdb}
 REPS=${BENCH_REPS:-5}
 N=${BENCH_SYSCALLS:-220000}
 PROG=$B/ustrace_loop
-ALL_MODES="strace private gdb"
+ALL_MODES="lstrace lustrace sstrace sustrace strace private gdb"
 TIME_BIN=/usr/bin/time
 [ -x "$TIME_BIN" ] || TIME_BIN=
 
@@ -108,6 +118,12 @@ run_one() {
 	pid=$!
 	exec {hold}>"$fifo" # the program's stdin stays open until we send the line
 	case $m in
+	lstrace | lustrace | sstrace | sustrace)
+		exec {hold}>&-
+		rm -f "$fifo"
+		run_launched "$m"
+		return
+		;;
 	strace)
 		timed tracer "$STRACE" -o "$OUT/$m.trace" -p "$pid" 2>"$OUT/$m.err" &
 		tr=$!
@@ -154,6 +170,43 @@ run_one() {
 	fi
 }
 
+# reference MODE: the mode its ratios are to
+reference() {
+	case $1 in
+	lstrace | lustrace) echo lstrace ;;
+	sstrace | sustrace) echo sstrace ;;
+	*) echo strace ;;
+	esac
+}
+
+# run_launched MODE: one launched run; sets RUN_SECS, RUN_PCPU, RUN_TCPU, RUN_GCPU
+run_launched() {
+	local m=$1 t0 t1 opts=() tracer=$STRACE want
+	case $m in
+	lustrace) tracer=$USTRACE ;;
+	sstrace) opts=(-f --seccomp-bpf -e trace=write) ;;
+	sustrace) tracer=$USTRACE opts=(-f --seccomp-bpf -e trace=write) ;;
+	esac
+	rm -f "$OUT/$m.trace" "$OUT"/*.cpu
+	t0=$(date +%s.%N)
+	timed tracer "$tracer" "${opts[@]}" -o "$OUT/$m.trace" "$PROG" "$N" <<<go >"$OUT/$m.prog" 2>"$OUT/$m.err" || true
+	t1=$(date +%s.%N)
+	RUN_SECS=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+	RUN_PCPU=$(sed -n 's/^calls=[0-9]* cpu=//p' "$OUT/$m.prog")
+	RUN_TCPU=$(cpu_of tracer)
+	RUN_GCPU=-
+	grep -q "^calls=$N " "$OUT/$m.prog" || die "$m: the program did not finish (see $OUT/$m.*)"
+	if [ ${#opts[@]} -eq 0 ]; then
+		[ "$(grep -Ec '^getppid\(\) ' "$OUT/$m.trace")" -eq $((N / 10 * 9)) ] ||
+			die "$m: the trace misses getppid lines (see $OUT/$m.trace)"
+	else
+		want=$((N / 10 + 1)) # and the result line
+		[ "$(grep -Ec '^[0-9]+ +write\(' "$OUT/$m.trace")" -eq $want ] ||
+			die "$m: the trace does not have $want write lines (see $OUT/$m.trace)"
+		! grep -q getppid "$OUT/$m.trace" || die "$m: getppid traced with -e trace=write"
+	fi
+}
+
 median() {
 	awk '$1 != "-"' | sort -g | awk '{ v[n++] = $1 } END { if (!n) print "-"; else if (n % 2) printf "%.3f\n", v[int(n / 2)];
 		else printf "%.3f\n", (v[n / 2 - 1] + v[n / 2]) / 2 }'
@@ -182,20 +235,26 @@ main() {
 	done
 	echo "# load at the end $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RAW"
 	echo
-	echo "Medians of $REPS; wall = from the program's start signal to the tracer's exit;"
-	echo "cpu = user+sys of the program (prog), the tracing side (tracer), gdb; ratios to strace."
-	printf '%-50s|%15s |%15s %16s |%6s\n' "" "wall s  ratio" "prog cpu ratio" "tracer cpu ratio" "gdb"
+	echo "Medians of $REPS; wall = launched: tracer start to exit; -p: from the program's"
+	echo "start signal to the tracer's exit. cpu = user+sys of the program (prog), the"
+	echo "tracing side (tracer; launched: with the program), gdb; ratios to the reference mode."
+	printf '%-56s|%15s |%15s %16s |%6s\n' "" "wall s  ratio" "prog cpu ratio" "tracer cpu ratio" "gdb"
 	for m in "${modes[@]}"; do
-		local title
+		local title ref
 		case $m in
-		strace) title="strace -p, the program alone" ;;
+		lstrace) title="strace PROG (reference)" ;;
+		lustrace) title="ustrace PROG" ;;
+		sstrace) title="strace -f --seccomp-bpf -e write (reference)" ;;
+		sustrace) title="ustrace -f --seccomp-bpf -e write" ;;
+		strace) title="strace -p, the program alone (reference)" ;;
 		private) title="ustrace -p, own engine, program alone" ;;
 		gdb) title="ustrace -p via utraced, gdb attached" ;;
 		esac
+		ref=$(reference "$m")
 		s=$(col "$m" 3) p=$(col "$m" 4) t=$(col "$m" 5) g=$(col "$m" 6)
-		printf '%-50s|%8s %6s |%8s %6s %9s %6s |%6s\n' " $m: $title" \
-			"$s" "$(ratio "$s" "$(col strace 3)")" "$p" "$(ratio "$p" "$(col strace 4)")" \
-			"$t" "$(ratio "$t" "$(col strace 5)")" "$g"
+		printf '%-56s|%8s %6s |%8s %6s %9s %6s |%6s\n' " $m: $title" \
+			"$s" "$(ratio "$s" "$(col "$ref" 3)")" "$p" "$(ratio "$p" "$(col "$ref" 4)")" \
+			"$t" "$(ratio "$t" "$(col "$ref" 5)")" "$g"
 	done
 	echo "(raw samples: $RAW: rep mode wall prog-cpu tracer-cpu gdb-cpu; logs: $OUT/MODE.*)"
 }

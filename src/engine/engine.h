@@ -75,6 +75,7 @@ enum engine_event_kind {
 	ENGINE_EV_EXITED,	 /* tid (the whole process if tid == pid) exited: status */
 	ENGINE_EV_KILLED,	 /* ... was killed by signal status */
 	ENGINE_EV_THREAD_NEW,	 /* tid is a new thread of pid */
+	ENGINE_EV_PROC_NEW, /* ENGINE_OBSERVE_FORKS: tid forked (vforked, cloned) process child */
 };
 
 struct engine_event {
@@ -87,6 +88,16 @@ struct engine_event {
 	const siginfo_t *si;
 	int status;
 	const struct arch_desc *arch; /* the thread's personality (i386 or amd64 numbers) */
+	/* ENGINE_OBSERVE_STIME: system CPU time of the process (wait4's rusage) */
+	int64_t stime_ns;
+	struct engine *engine; /* the observer told: read tid's memory through it */
+	/*
+	 * PROC_NEW: the observer's own engine on the child, observing as
+	 * ev->engine does; it is the client's to detach (once its on_stop
+	 * says the child exited, or when leaving).
+	 */
+	struct engine *child;
+	pid_t child_pid;
 };
 
 /* What a client gives its engine. */
@@ -111,6 +122,16 @@ void tracer_free(struct tracer *t); /* detaches (or kills launched-by-us with ki
 /* fd to poll for readability (a signalfd for SIGCHLD); then call tracer_poll(). */
 int tracer_fd(struct tracer *t);
 void tracer_poll(struct tracer *t);
+/*
+ * tracer_poll() without the poll, for a caller with nothing else to wait
+ * for: block in wait4 until the next status, handle it, hand out the
+ * reports. A stop costs one wait4 instead of poll, a signalfd read and
+ * two wait4s. -EINTR at once if *stop is set; a signal whose handler
+ * sets it (installed without SA_RESTART, unblocked) ends the wait with
+ * -EINTR. As with strace, one that lands between the check and the wait
+ * is seen at the next status.
+ */
+int tracer_wait(struct tracer *t, volatile sig_atomic_t *stop);
 /* True while any process is traced. */
 bool tracer_busy(struct tracer *t);
 /* The traced processes: returns the count, fills at most max pids. */
@@ -119,22 +140,51 @@ size_t tracer_pids(struct tracer *t, pid_t *pids, size_t max);
 #define ENGINE_LAUNCH_NO_ASLR 1u /* personality(ADDR_NO_RANDOMIZE), gdb's default */
 #define ENGINE_LAUNCH_STDIO   2u /* stdin from /dev/null, stdout to our stderr (RSP on stdio) */
 
+/*
+ * --seccomp-bpf (seccomp.c): the launched program carries a seccomp filter
+ * and stops only at these syscalls, x86-64 and i386 numbers; the others
+ * run without a stop. The filter stays for the program's life: a process
+ * that has it must stay traced (see engine_seccomp).
+ */
+struct engine_seccomp {
+	const long *nrs64;
+	size_t n64;
+	const long *nrs32;
+	size_t n32;
+};
+
 struct engine_launch {
 	char *const *argv; /* argv[0] is looked up in PATH */
 	char *const *env;  /* NULL: inherit ours */
 	const char *cwd;   /* NULL: ours */
 	unsigned flags;	   /* ENGINE_LAUNCH_* */
 	int execs; /* exec events until the program itself runs (a shell, a wrapper: more) */
+	const struct engine_seccomp *seccomp; /* NULL: stop at every syscall */
 };
 
+#define ENGINE_LAUNCH_EEXIT    0x10000 /* | exit status */
+#define ENGINE_LAUNCH_ESECCOMP 0x20000 /* | errno */
 /*
  * Start a program under ptrace, stopped at its first instruction (after
  * the last of l->execs execs), with this engine attached and holding it.
- * Returns NULL with *err = -errno, or *err = 0x10000 | exit status when it
- * exited before (a shell that could not run it).
+ * Returns NULL with *err = -errno, or *err = ENGINE_LAUNCH_EEXIT | exit
+ * status when it exited before (a shell that could not run it), or
+ * ENGINE_LAUNCH_ESECCOMP | errno when its seccomp filter was refused.
+ * Without seccomp_available() the program runs without a filter
+ * (engine_seccomp() says which).
  */
 struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
 			     const struct engine_client *c, int *err);
+/* Can this kernel take a seccomp filter (engine_launch's seccomp)? */
+bool seccomp_available(void);
+/*
+ * Does e's process carry the seccomp filter? Untraced, its filtered
+ * syscalls would fail with ENOSYS: whoever leaves it should end it.
+ */
+bool engine_seccomp(const struct engine *e);
+/* ptrace stops reaped so far (all processes): evidence of what a filter saves. */
+unsigned long tracer_stops(const struct tracer *t);
+
 /*
  * Attach to process pid (joining it if this tracer already holds it); the
  * process is stopped for this engine when this returns. NULL, *err = -errno.
@@ -202,6 +252,8 @@ int engine_catch_syscalls(struct engine *e, bool on, const long *nrs, size_t n);
 
 #define ENGINE_OBSERVE_SYSCALLS 1u /* syscall entry and exit */
 #define ENGINE_OBSERVE_SIGNALS	2u
+#define ENGINE_OBSERVE_STIME	4u /* ev->stime_ns of syscall events (costs a rusage per stop) */
+#define ENGINE_OBSERVE_FORKS	8u /* follow fork/vfork/clone children (ENGINE_EV_PROC_NEW) */
 /*
  * Make e an observer: it hears the events in mask (and always exits and
  * new threads) through client.on_event and never stops the process.

@@ -6,7 +6,8 @@
  * traced from its first instruction with PTRACE_SEIZE semantics (no
  * SIGSTOP, no PTRACE_TRACEME); its execve() then stops in
  * PTRACE_EVENT_EXEC. A second, close-on-exec pipe carries execve()'s errno
- * back if it fails.
+ * back if it fails. With --seccomp-bpf the child installs its filter
+ * (seccomp.c) once seized, just before the exec.
  */
 #include "engine_int.h"
 
@@ -14,6 +15,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,10 @@ void detect_arch(struct uproc *p, pid_t tid)
 		p->arch = arch_get(iov.iov_len < sizeof(regs) ? ARCH_I386 : ARCH_AMD64);
 }
 
+/* --seccomp-bpf: the filter, built before the fork (the child only installs it) */
+static struct sock_filter sc_filter[BPF_MAXINSNS];
+static int sc_len;
+
 static void child_exec(const struct engine_launch *l, int go[2], int err_fd)
 {
 	static const char redirected[] = "stdin/stdout redirected\n";
@@ -105,6 +111,13 @@ static void child_exec(const struct engine_launch *l, int go[2], int err_fd)
 	}
 	if (read(go[0], &c, 1) < 0)
 		_exit(127);
+	/* now traced: a SECCOMP_RET_TRACE without a tracer would fail the syscall */
+	if (sc_len > 0 && (e = seccomp_install(sc_filter, (size_t)sc_len)) < 0) {
+		e = ENGINE_LAUNCH_ESECCOMP | -e;
+		if (write(err_fd, &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
 	if (l->cwd && chdir(l->cwd) < 0)
 		goto fail;
 	if (l->env)
@@ -118,8 +131,11 @@ fail:
 	_exit(127);
 }
 
-/* Wait for the launched child's n-th exec stop; -errno if it never came. */
-static int wait_exec(pid_t pid, int err_fd, int n)
+/*
+ * Wait for the launched child's n-th exec stop; -errno if it never came,
+ * *reaped when the child is gone.
+ */
+static int wait_exec(pid_t pid, int err_fd, int n, bool *reaped)
 {
 	int status, e = 0;
 
@@ -130,9 +146,11 @@ static int wait_exec(pid_t pid, int err_fd, int n)
 			return -errno;
 		}
 		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			*reaped = true;
 			if (read(err_fd, &e, sizeof(e)) == sizeof(e))
-				return -e;
-			return 0x10000 | (WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+				return e & ENGINE_LAUNCH_ESECCOMP ? e : -e;
+			return ENGINE_LAUNCH_EEXIT |
+			       (WIFEXITED(status) ? WEXITSTATUS(status) : 128);
 		}
 		if ((unsigned)status >> 16 == PTRACE_EVENT_EXEC && --n == 0)
 			return 0;
@@ -145,10 +163,20 @@ struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
 			     const struct engine_client *c, int *err)
 {
 	int go[2], ep[2];
+	long opts = UPROC_SEIZE_OPTIONS;
+	struct sysset sets[2];
+	bool reaped = false;
 	struct uproc *p;
 	struct engine *e;
 	pid_t pid;
 
+	sc_len = 0;
+	if (l->seccomp && seccomp_available()) {
+		seccomp_sets(sets, l->seccomp);
+		sc_len = seccomp_build(sets, sc_filter, BPF_MAXINSNS);
+		if (sc_len > 0)
+			opts |= PTRACE_O_TRACESECCOMP;
+	}
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
 		*err = -errno;
 		return NULL;
@@ -162,14 +190,16 @@ struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
 	close(go[0]);
 	close(ep[1]);
 	*err = pid < 0 ? -errno : 0;
-	if (pid > 0 && ptrace(PTRACE_SEIZE, pid, 0L, (long)UPROC_SEIZE_OPTIONS) < 0)
+	if (pid > 0 && ptrace(PTRACE_SEIZE, pid, 0L, opts) < 0)
 		*err = -errno;
+	if (*err && pid > 0) /* not traced: it must not run on to its exec */
+		kill(pid, SIGKILL);
 	close(go[1]); /* go: exec now */
 	if (pid > 0 && !*err)
-		*err = wait_exec(pid, ep[0], l->execs > 0 ? l->execs : 1);
+		*err = wait_exec(pid, ep[0], l->execs > 0 ? l->execs : 1, &reaped);
 	close(ep[0]);
 	if (*err) {
-		if (pid > 0 && !(*err & 0x10000)) {
+		if (pid > 0 && !reaped) {
 			kill(pid, SIGKILL);
 			waitpid(pid, NULL, __WALL);
 		}
@@ -178,6 +208,10 @@ struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
 	p = uproc_new(t, pid, false);
 	uthread_add(p, pid)->stopped = true;
 	detect_arch(p, pid);
+	if (sc_len > 0) {
+		p->seccomp = true;
+		memcpy(p->sc_set, sets, sizeof(sets));
+	}
 	e = engine_new(p, c);
 	e->stopped = true;
 	e->report = (struct engine_stop){

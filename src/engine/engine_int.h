@@ -73,6 +73,7 @@ struct uthread {
 	bool in_syscall;       /* between a syscall-entry and its exit stop */
 	long sys_nr;	       /* ... of this syscall */
 	struct uevent pending; /* an event not yet given to the engines */
+	int64_t stime_ns;      /* its process's system time at this stop (tracer->rusage) */
 	int deliver_sig;       /* signal to inject at the next resume */
 	int sig_orig;	       /* the signal that arrived (deliver_sig may replace it) */
 	bool sig_suppressed;   /* an engine that stopped for it said "c": not delivered */
@@ -147,8 +148,11 @@ struct uproc {
 	uint64_t slots; /* engine slots in use */
 	struct swbp *bps;
 	struct arch_dregs dregs;
-	bool dregs_used;		 /* debug registers were ever written */
-	bool sys_traced;		 /* an engine wants syscalls: resume with PTRACE_SYSCALL */
+	bool dregs_used;	 /* debug registers were ever written */
+	bool sys_traced;	 /* an engine wants syscalls: resume with PTRACE_SYSCALL */
+	bool seccomp;		 /* it carries our seccomp filter (seccomp.c) ... */
+	struct sysset sc_set[2]; /* ... which stops at these (x86-64, i386 numbers) */
+	bool sys_cont;		 /* ... enough for every engine: PTRACE_CONT outside syscalls */
 	uint64_t moribund[MORIBUND_MAX]; /* recently removed breakpoint addresses */
 	unsigned moribund_next;
 	struct uthread *step_over; /* thread stepping over a breakpoint */
@@ -167,6 +171,8 @@ struct tracer {
 		int status;
 	} early[16];
 	unsigned nearly;
+	unsigned long nstops; /* ptrace stops reaped (tracer_stops) */
+	bool rusage;	      /* an observer wants system times: wait4 with a rusage */
 };
 
 /* tracer.c */
@@ -196,6 +202,8 @@ void nonstop_stop_requests(struct uproc *p);
 
 /* fork.c */
 void fork_event(struct uthread *th, pid_t child, bool vfork);
+/* Is the task a clone made a thread of p (or a process of its own)? */
+bool fork_is_thread(struct uproc *p, pid_t tid);
 int tracer_take_early(struct tracer *t, pid_t pid, int *status);
 
 /* thread_events.c */
@@ -222,6 +230,16 @@ void observe_exit(struct uproc *p, pid_t tid, int status);
 void observe_thread_new(struct uproc *p, pid_t tid);
 void sys_update(struct uproc *p);
 bool sys_step_needs_stops(struct uthread *th);
+/* PTRACE_SYSCALL or PTRACE_CONT, for a thread that is not stepped */
+int sys_resume_request(const struct uthread *th);
+
+/* seccomp.c */
+struct sock_filter;
+void seccomp_sets(struct sysset sets[2], const struct engine_seccomp *sc);
+/* The filter for sets into out (at most max instructions): its length, or -E2BIG. */
+int seccomp_build(const struct sysset sets[2], struct sock_filter *out, size_t max);
+/* In the launched child: no new privileges, then the filter. 0 or -errno. */
+int seccomp_install(const struct sock_filter *f, size_t n);
 
 /* bp.c */
 struct swbp *bp_find(struct uproc *p, uint64_t addr);

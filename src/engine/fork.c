@@ -10,6 +10,15 @@
  *
  * A vfork child shares its parent's memory: it gets no breakpoints of its
  * own (the traps it sees are its parent's), and nothing is written to it.
+ *
+ * Observers that follow forks (ustrace -f: ENGINE_OBSERVE_FORKS) get an
+ * observer engine of their own on the child, which runs at once: they
+ * never stop anything. A child that inherited our seccomp filter keeps
+ * it (and must stay traced: seccomp.c).
+ *
+ * A clone() that makes a process rather than a thread (no CLONE_THREAD,
+ * an exit signal other than SIGCHLD) is reported by the kernel as
+ * PTRACE_EVENT_CLONE: it is a fork for us.
  */
 #include "engine_int.h"
 
@@ -117,23 +126,74 @@ static struct engine *follow_child(struct engine *e, struct uproc *cp)
 	return ce;
 }
 
+static struct engine *observe_child(struct engine *e, struct uproc *cp)
+{
+	struct engine *ce = engine_new(cp, &e->client);
+
+	if (!ce)
+		return NULL;
+	ce->observer = true;
+	ce->observe = e->observe;
+	ce->catch_sys = e->catch_sys;
+	memcpy(ce->pass, e->pass, sizeof(ce->pass));
+	return ce;
+}
+
+/* Each following observer hears of its engine on the child, before the child runs. */
+static void tell_observers(struct uthread *th, struct uproc *cp,
+			   struct engine *observed[UPROC_MAX_ENGINES])
+{
+	struct uproc *p = th->p;
+
+	for_each_engine(p, e)
+	{
+		struct engine_event ev = {.kind = ENGINE_EV_PROC_NEW,
+					  .pid = p->pid,
+					  .tid = th->tid,
+					  .arch = p->arch,
+					  .engine = e,
+					  .child = observed[e->slot],
+					  .child_pid = cp->pid};
+
+		if (ev.child)
+			e->client.on_event(e->client.ctx, &ev);
+	}
+}
+
+bool fork_is_thread(struct uproc *p, pid_t tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", p->pid, tid);
+	return access(path, F_OK) == 0;
+}
+
 void fork_event(struct uthread *th, pid_t child, bool vfork)
 {
 	struct uproc *p = th->p, *cp;
 	unsigned need = vfork ? ENGINE_EVENT_VFORK : ENGINE_EVENT_FORK;
+	struct engine *observed[UPROC_MAX_ENGINES] = {0};
 	int map[UPROC_MAX_ENGINES];
-	uint64_t want = 0;
+	uint64_t want = 0, follow = 0;
 
-	for_each_engine(p, e) if (!e->observer && (e->events & need)) want |= ENGINE_BIT(e);
+	for_each_engine(p, e)
+	{
+		if (!e->observer && (e->events & need))
+			want |= ENGINE_BIT(e);
+		if (e->observer && !e->dead && (e->observe & ENGINE_OBSERVE_FORKS))
+			follow |= ENGINE_BIT(e);
+	}
 	wait_child_stop(p->t, child);
 	if (!vfork)
 		strip_traps(p, child, want);
-	if (!want) {
+	if (!want && !follow) {
 		ptrace(PTRACE_DETACH, child, 0L, 0L);
 		return;
 	}
 	cp = uproc_new(p->t, child, p->attached);
 	cp->arch = p->arch;
+	cp->seccomp = p->seccomp;
+	memcpy(cp->sc_set, p->sc_set, sizeof(cp->sc_set));
 	uthread_add(cp, child)->stopped = true;
 	for (int i = 0; i < UPROC_MAX_ENGINES; i++)
 		map[i] = -1;
@@ -143,9 +203,18 @@ void fork_event(struct uthread *th, pid_t child, bool vfork)
 
 		if (ce)
 			map[e->slot] = ce->slot;
+		else if (follow & ENGINE_BIT(e))
+			observed[e->slot] = observe_child(e, cp);
 	}
 	if (!vfork)
 		clone_traps(p, cp, map);
+	sys_update(cp);
+	if (follow) {
+		tell_observers(th, cp, observed);
+		sched_update(cp); /* runs unless a gdb that follows it holds it */
+	}
+	if (!want)
+		return;
 	th->pending = (struct uevent){.kind = UEV_FORK, .vfork = vfork, .addr = (uint64_t)child};
 	th->has_pending = true;
 }

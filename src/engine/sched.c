@@ -80,7 +80,7 @@ static void deliver_reports(struct uproc *p)
 
 static int resume_thread(struct uthread *th, bool step)
 {
-	int req = step ? PTRACE_SINGLESTEP : th->p->sys_traced ? PTRACE_SYSCALL : PTRACE_CONT;
+	int req = step ? PTRACE_SINGLESTEP : sys_resume_request(th);
 
 	/* a step over a syscall another engine catches: see sys_step_needs_stops() */
 	if (step && (th->step_sys || sys_step_needs_stops(th))) {

@@ -10,7 +10,9 @@
  * Threads are resumed with PTRACE_SYSCALL only while some engine wants
  * syscalls (p->sys_traced), so the others pay nothing. Entry and exit are
  * told apart with PTRACE_GET_SYSCALL_INFO rather than by counting stops,
- * which goes wrong when tracing starts inside a blocked syscall.
+ * which goes wrong when tracing starts inside a blocked syscall. A
+ * process with our seccomp filter (seccomp.c) runs with PTRACE_CONT
+ * between syscalls and reports entries as seccomp stops.
  */
 #include "engine_int.h"
 
@@ -38,10 +40,46 @@ static bool sysset_has(const struct sysset *s, long nr)
 	return nr >= 0 && nr < SYSSET_BITS && (s->bits[nr / 64] >> (nr % 64)) & 1;
 }
 
+static bool sysset_within(const struct sysset *s, const struct sysset *in)
+{
+	if (s->all)
+		return false;
+	for (size_t i = 0; i < SYSSET_BITS / 64; i++)
+		if (s->bits[i] & ~in->bits[i])
+			return false;
+	return true;
+}
+
 void sys_update(struct uproc *p)
 {
+	const struct sysset *filter = &p->sc_set[p->arch->kind == ARCH_I386];
+
 	p->sys_traced = false;
-	for_each_engine(p, e) if (e->catch_sys.on) p->sys_traced = true;
+	p->sys_cont = p->seccomp;
+	for_each_engine(p, e)
+	{
+		if (!e->catch_sys.on)
+			continue;
+		p->sys_traced = true;
+		/* a syscall the filter lets through unstopped would be missed */
+		if (!sysset_within(&e->catch_sys, filter))
+			p->sys_cont = false;
+	}
+}
+
+int sys_resume_request(const struct uthread *th)
+{
+	const struct uproc *p = th->p;
+
+	if (p->sys_traced && !p->sys_cont)
+		return PTRACE_SYSCALL;
+	/*
+	 * With our filter the kernel stops at the entries (seccomp stops);
+	 * from one, on to its exit. Even when nobody watches any more: a
+	 * stale in_syscall would make the next seccomp stop look like a
+	 * second stop of the same syscall.
+	 */
+	return p->seccomp && th->in_syscall ? PTRACE_SYSCALL : PTRACE_CONT;
 }
 
 int engine_catch_syscalls(struct engine *e, bool on, const long *nrs, size_t n)
@@ -63,6 +101,8 @@ int engine_observe(struct engine *e, unsigned mask, const long *nrs, size_t n)
 		return -EINVAL;
 	e->observer = true;
 	e->observe = mask;
+	if (mask & ENGINE_OBSERVE_STIME)
+		e->p->t->rusage = true;
 	sysset_fill(&e->catch_sys, mask & ENGINE_OBSERVE_SYSCALLS, nrs, n);
 	/* an observer never stops for a signal: it is told, not asked */
 	for (int sig = 1; sig < NSIG; sig++)
@@ -115,11 +155,15 @@ static void observers_tell(struct uproc *p, const struct engine_event *ev, unsig
 {
 	for_each_engine(p, e)
 	{
+		struct engine_event mine;
+
 		if (!e->observer || e->dead || (need && !(e->observe & need)))
 			continue;
 		if (need == ENGINE_OBSERVE_SYSCALLS && !sysset_has(&e->catch_sys, nr))
 			continue;
-		e->client.on_event(e->client.ctx, ev);
+		mine = *ev;
+		mine.engine = e;
+		e->client.on_event(e->client.ctx, &mine);
 	}
 }
 
@@ -132,18 +176,33 @@ static long exit_nr(struct uthread *th)
 	return (long)arch_syscall_nr(th->p->arch, &th->regs);
 }
 
-/* A syscall-stop (SIGTRAP | 0x80) of th. */
+/*
+ * A syscall-stop (SIGTRAP | 0x80) of th, or a seccomp stop
+ * (PTRACE_EVENT_SECCOMP), which is an entry unless the entry's own
+ * syscall-stop came first (resumed with PTRACE_SYSCALL: the kernel stops
+ * at the entry, then in the filter).
+ */
 void sys_handle_stop(struct uthread *th)
 {
 	struct uproc *p = th->p;
 	struct __ptrace_syscall_info info;
-	struct engine_event ev = {.pid = p->pid, .tid = th->tid, .arch = p->arch};
+	struct engine_event ev = {
+		.pid = p->pid, .tid = th->tid, .arch = p->arch, .stime_ns = th->stime_ns};
 	struct uevent uev = {.kind = UEV_SYSCALL};
 
 	memset(&info, 0, sizeof(info));
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, th->tid, (void *)sizeof(info), &info) <= 0)
 		return;
-	if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
+	if (info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
+		if (th->in_syscall)
+			return;
+		th->in_syscall = true;
+		th->sys_nr = (long)info.seccomp.nr;
+		ev.kind = ENGINE_EV_SYSCALL_ENTRY;
+		ev.nr = th->sys_nr;
+		memcpy(ev.args, info.seccomp.args, sizeof(ev.args));
+		uev.sys_entry = true;
+	} else if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
 		th->in_syscall = true;
 		th->sys_nr = (long)info.entry.nr;
 		ev.kind = ENGINE_EV_SYSCALL_ENTRY;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,6 +94,11 @@ size_t tracer_pids(struct tracer *t, pid_t *pids, size_t max)
 	return n;
 }
 
+unsigned long tracer_stops(const struct tracer *t)
+{
+	return t->nstops;
+}
+
 void tracer_wake(struct tracer *t)
 {
 	uint64_t one = 1;
@@ -148,10 +154,11 @@ static struct uthread *adopt_thread(struct tracer *t, pid_t tid)
 	return NULL;
 }
 
-static void handle_status(struct tracer *t, pid_t tid, int status)
+static void handle_status(struct tracer *t, pid_t tid, int status, const struct rusage *ru)
 {
 	struct uthread *th = tracer_find_thread(t, tid);
 
+	t->nstops += WIFSTOPPED(status);
 	if (!th && WIFSTOPPED(status))
 		th = adopt_thread(t, tid);
 	if (!th && WIFSTOPPED(status) && tgid_of(tid) == tid && t->nearly < 16) {
@@ -170,33 +177,49 @@ static void handle_status(struct tracer *t, pid_t tid, int status)
 	}
 	if (!th)
 		return; /* a process we already let go of */
+	if (ru)
+		th->stime_ns =
+			(int64_t)ru->ru_stime.tv_sec * 1000000000 + ru->ru_stime.tv_usec * 1000;
 	uproc_handle_status(th->p, th, status);
+}
+
+/*
+ * waitpid, or wait4 with the process's rusage when an observer wants
+ * system times (the kernel sums every thread's then: not free).
+ */
+static pid_t wait_any(struct tracer *t, int *status, int flags, struct rusage *ru)
+{
+	if (t->rusage)
+		return wait4(-1, status, __WALL | flags, ru);
+	return waitpid(-1, status, __WALL | flags);
 }
 
 int tracer_wait_one(struct tracer *t)
 {
+	struct rusage ru;
 	int status;
 	pid_t tid;
 
 	do
-		tid = waitpid(-1, &status, __WALL);
+		tid = wait_any(t, &status, 0, &ru);
 	while (tid < 0 && errno == EINTR);
 	if (tid < 0)
 		return -errno;
-	handle_status(t, tid, status);
+	handle_status(t, tid, status, t->rusage ? &ru : NULL);
 	return 0;
 }
 
 static void reap_all(struct tracer *t)
 {
 	struct signalfd_siginfo si;
+	struct rusage ru;
 	int status;
 	pid_t tid;
 
 	while (read(t->sigfd, &si, sizeof(si)) == sizeof(si))
 		;
-	while ((tid = waitpid(-1, &status, __WALL | WNOHANG)) > 0)
-		handle_status(t, tid, status);
+	while ((tid = wait_any(t, &status, WNOHANG, &ru)) > 0)
+		handle_status(t, tid, status, t->rusage ? &ru : NULL);
 }
 
 /* Hand ready stop reports to their clients. */
@@ -239,4 +262,26 @@ void tracer_poll(struct tracer *t)
 {
 	reap_all(t);
 	notify_all(t);
+}
+
+int tracer_wait(struct tracer *t, volatile sig_atomic_t *stop)
+{
+	struct rusage ru;
+	int status;
+	pid_t tid;
+
+	if (t->notify_pending) { /* reports made outside a status: hand them out first */
+		notify_all(t);
+		return 0;
+	}
+	if (*stop)
+		return -EINTR;
+	tid = wait_any(t, &status, 0, &ru);
+	if (tid < 0)
+		return -errno;
+	/* one status per call: the next wait4 returns at once if more are there */
+	handle_status(t, tid, status, t->rusage ? &ru : NULL);
+	if (t->notify_pending)
+		notify_all(t);
+	return 0;
 }

@@ -217,6 +217,10 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 	ptrace(PTRACE_GETEVENTMSG, th->tid, 0L, &msg);
 	switch (event) {
 	case PTRACE_EVENT_CLONE:
+		if (!uproc_thread(p, (pid_t)msg) && !fork_is_thread(p, (pid_t)msg)) {
+			fork_event(th, (pid_t)msg, false); /* a clone that makes a process */
+			break;
+		}
 		if (!uproc_thread(p, (pid_t)msg))
 			thread_born(p, (pid_t)msg);
 		break;
@@ -283,9 +287,9 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 	}
 	if (event == PTRACE_EVENT_STOP) {
 		/* an interrupt, a group-stop or a new thread's first stop: no event */
-	} else if (event) {
+	} else if (event && event != PTRACE_EVENT_SECCOMP) {
 		handle_ptrace_event(p, th, event);
-	} else if (sig == (SIGTRAP | 0x80)) {
+	} else if (event || sig == (SIGTRAP | 0x80)) { /* a seccomp stop is a syscall entry */
 		sys_handle_stop(th);
 		if (th->has_pending)
 			p->last_event = th;

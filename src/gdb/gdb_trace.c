@@ -119,7 +119,7 @@ static void trace_on_event(void *ctx, const struct engine_event *ev)
 	struct gdb_trace *tr = ctx;
 	struct engine_trc_thread th = {tr->e, ev->tid};
 	struct trc_reader rd = engine_trc_reader(&th);
-	struct trc_who w = {ev->tid, TRC_PERS_64, &rd, {0, 0}};
+	struct trc_who w = {ev->tid, TRC_PERS_64, &rd, {0, 0}, 0};
 	char msg[64];
 
 	if (!tr->e || (!tr->follow && ev->tid != tr->pid))
@@ -127,6 +127,7 @@ static void trace_on_event(void *ctx, const struct engine_event *ev)
 	if (ev->arch && ev->arch->kind == ARCH_I386)
 		w.pers = TRC_PERS_32;
 	clock_gettime(CLOCK_REALTIME, &w.ts); /* -t, -T, -c: at the event, not at the client */
+	w.stime_ns = ev->stime_ns;
 	switch (ev->kind) {
 	case ENGINE_EV_SYSCALL_ENTRY:
 		trc_syscall_entry(tr->trc, &w, ev->nr, ev->args);
@@ -153,6 +154,8 @@ static void trace_on_event(void *ctx, const struct engine_event *ev)
 			notify(tr, "utraced.msg:", msg, (size_t)n);
 		}
 		break;
+	case ENGINE_EV_PROC_NEW:
+		break; /* not asked for (ENGINE_OBSERVE_FORKS): the daemon follows threads only */
 	}
 	if (tr->text.len >= TRACE_CHUNK)
 		frame_text(tr);
@@ -194,7 +197,11 @@ static int start_observing(struct gdb_trace *tr, const struct trc_wire *w)
 	size_t n = all ? 0 : trc_traced_nrs(&w->o, p, nrs, TRC_SET_MAX);
 	int rc;
 
-	rc = engine_observe(tr->e, ENGINE_OBSERVE_SYSCALLS | ENGINE_OBSERVE_SIGNALS,
+	rc = engine_observe(tr->e,
+			    ENGINE_OBSERVE_SYSCALLS | ENGINE_OBSERVE_SIGNALS |
+				    (w->o.count != TRC_COUNT_OFF && !w->o.count_wall
+					     ? ENGINE_OBSERVE_STIME
+					     : 0),
 			    all ? NULL : nrs, n);
 	return rc ? rc : engine_resume(tr->e, &run, 1);
 }

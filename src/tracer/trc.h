@@ -86,6 +86,7 @@ struct trc_opts {
 	bool only_fail;	      /* -Z: failed syscalls only */
 	int quiet;	      /* -qq (2): no "+++ exited with" lines */
 	enum trc_count count; /* -c / -C */
+	bool count_wall;      /* -w: -c times are entry-to-exit latency, not system CPU time */
 	enum trc_pfx pfx;
 	struct trc_set trace[TRC_NPERS]; /* syscalls shown, by number */
 	struct trc_set signals;		 /* signals shown (-e signal=) */
@@ -94,12 +95,17 @@ struct trc_opts {
 /* Defaults: strace with no options (everything traced, -s 32). */
 void trc_opts_init(struct trc_opts *o);
 
-/* Who an event is about. ts: when it happened (for -t, -T and -c). */
+/*
+ * Who an event is about. ts: when it happened (for -t, -T and -c -w);
+ * stime_ns: the system CPU time its process had used by then (for -c,
+ * as strace takes it from wait4's rusage; 0 when unknown).
+ */
 struct trc_who {
 	pid_t tid;
 	enum trc_pers pers;
 	const struct trc_reader *rd;
 	struct timespec ts;
+	int64_t stime_ns;
 };
 
 typedef void (*trc_write_fn)(void *ctx, const char *s, size_t n);

@@ -36,6 +36,7 @@ struct trc_thr {
 	int rv; /* the decoder's answer at entry */
 	uint64_t aux;
 	struct timespec entry_ts;
+	int64_t entry_stime; /* ns */
 	struct buf staged;
 };
 
@@ -285,6 +286,7 @@ void trc_syscall_entry(struct trc *t, const struct trc_who *w, long nr, const ui
 	th->in_syscall = true;
 	th->nr = nr;
 	th->entry_ts = w->ts;
+	th->entry_stime = w->stime_ns;
 	th->aux = 0;
 	for (i = 0; i < 6; i++)
 		th->args[i] = w->pers == TRC_PERS_32 ? (uint32_t)args[i] : args[i];
@@ -402,6 +404,11 @@ static struct buf *resume_line(struct trc *t, struct trc_thr *th, const struct t
 	return &t->out;
 }
 
+static int64_t ts_ns(const struct timespec *ts)
+{
+	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+}
+
 static bool is_error(enum trc_pers p, int64_t ret)
 {
 	if (p == TRC_PERS_32)
@@ -423,8 +430,9 @@ void trc_syscall_exit(struct trc *t, const struct trc_who *w, int64_t ret)
 	if (!th->shown)
 		return;
 	if (t->counts)
-		trc_counts_add(t->counts, th->pers, th->nr, is_error(th->pers, ret), &th->entry_ts,
-			       &w->ts);
+		trc_counts_add(t->counts, th->pers, th->nr, is_error(th->pers, ret),
+			       t->o.count_wall ? ts_ns(&w->ts) - ts_ns(&th->entry_ts)
+					       : w->stime_ns - th->entry_stime);
 	if (t->o.count == TRC_COUNT_ONLY)
 		return;
 	call_init(t, &c, w, th, resume_line(t, th, &w->ts, &col));

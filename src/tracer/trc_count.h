@@ -19,8 +19,8 @@ struct trc_counts;
 
 struct trc_counts *trc_counts_new(void);
 void trc_counts_free(struct trc_counts *k);
-void trc_counts_add(struct trc_counts *k, enum trc_pers p, long nr, bool error,
-		    const struct timespec *from, const struct timespec *to);
+/* One call of nr, which took ns (system CPU time, or latency with -w). */
+void trc_counts_add(struct trc_counts *k, enum trc_pers p, long nr, bool error, long long ns);
 void trc_counts_print(const struct trc_counts *k, struct buf *b);
 
 #endif

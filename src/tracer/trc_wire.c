@@ -1,7 +1,7 @@
 /*
  * trc_wire.c: struct trc_wire to text and back (see trc_wire.h).
  *
- * "v=1;s=32;a=40;t=0;T=0;y=0;z=0;Z=0;q=0;c=0;p=0;f=0;n=0;t64=HEX;t32=HEX;sig=HEX":
+ * "v=2;s=32;a=40;t=0;T=0;y=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;n=0;t64=HEX;t32=HEX;sig=HEX":
  * numbers in decimal, sets as their 64-bit words in hex, most significant
  * digit first, word 0 first. Every key must be there exactly as the
  * version says: a daemon and a ustrace that disagree fail loudly rather
@@ -13,7 +13,7 @@
 
 #include "trc_wire.h"
 
-#define WIRE_VERSION 1
+#define WIRE_VERSION 2
 #define SET_WORDS    (TRC_SET_MAX / 64)
 #define SET_HEX	     (SET_WORDS * 16)
 
@@ -33,6 +33,7 @@ enum {
 	N_FAIL,
 	N_QUIET,
 	N_COUNT,
+	N_WALL,
 	N_PFX,
 	N_FOLLOW,
 	N_PEERS,
@@ -49,6 +50,7 @@ static const struct wire_num nums[N_NUMS] = {
 	[N_FAIL] = {"Z", 1},
 	[N_QUIET] = {"q", 2},
 	[N_COUNT] = {"c", TRC_COUNT_TOO},
+	[N_WALL] = {"w", 1},
 	[N_PFX] = {"p", TRC_PFX_PLAIN},
 	[N_FOLLOW] = {"f", 1},
 	[N_PEERS] = {"n", 4096},
@@ -65,6 +67,7 @@ static void get_nums(const struct trc_wire *w, unsigned v[N_NUMS])
 	v[N_FAIL] = w->o.only_fail;
 	v[N_QUIET] = (unsigned)w->o.quiet;
 	v[N_COUNT] = w->o.count;
+	v[N_WALL] = w->o.count_wall;
 	v[N_PFX] = w->o.pfx;
 	v[N_FOLLOW] = w->follow;
 	v[N_PEERS] = w->peers;
@@ -81,6 +84,7 @@ static void put_nums(struct trc_wire *w, const unsigned v[N_NUMS])
 	w->o.only_fail = v[N_FAIL];
 	w->o.quiet = (int)v[N_QUIET];
 	w->o.count = (enum trc_count)v[N_COUNT];
+	w->o.count_wall = v[N_WALL];
 	w->o.pfx = (enum trc_pfx)v[N_PFX];
 	w->follow = v[N_FOLLOW];
 	w->peers = v[N_PEERS];

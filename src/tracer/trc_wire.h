@@ -7,7 +7,7 @@
  * tracer core with ustrace's options and to stream the text back. This is
  * the form those options travel in: every field of struct trc_opts that
  * changes the output, plus what the daemon needs to know about the client.
- * Printable text with no RSP special characters ("v=1;s=32;...;t64=HEX"),
+ * Printable text with no RSP special characters ("v=2;s=32;...;t64=HEX"),
  * so it goes in a packet as it is; pure, so both sides share it and it is
  * unit-tested (tests/unit/trc_wire_test.c).
  */

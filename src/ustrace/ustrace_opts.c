@@ -24,6 +24,7 @@ static const struct option longopts[] = {
 	{"version", no_argument, NULL, 'V'},
 	{"summary-only", no_argument, NULL, 'c'},
 	{"summary", no_argument, NULL, 'C'},
+	{"summary-wall-clock", no_argument, NULL, 'w'},
 	{"follow-forks", no_argument, NULL, 'f'},
 	{"output", required_argument, NULL, 'o'},
 	{"attach", required_argument, NULL, 'p'},
@@ -41,7 +42,7 @@ static const struct option longopts[] = {
 
 void ust_usage(FILE *f)
 {
-	fputs("Usage: ustrace [-CcfhqTtVyZz] [-a COLUMN] [-e EXPR]... [-o FILE] [-s STRSIZE]\n"
+	fputs("Usage: ustrace [-CcfhqTtVwyZz] [-a COLUMN] [-e EXPR]... [-o FILE] [-s STRSIZE]\n"
 	      "               { -p PID[,PID...] | PROG [ARGS] }\n"
 	      "\n"
 	      "Trace system calls and signals, with strace's options and output.\n"
@@ -57,11 +58,12 @@ void ust_usage(FILE *f)
 	      "  -a COLUMN       align return values at COLUMN (40)\n"
 	      "  -t, -tt, -ttt   time of day, with microseconds, as seconds since the epoch\n"
 	      "  -T              time spent in each syscall\n"
-	      "  -c, -C          summary table only, or with the trace\n"
+	      "  -c, -C          summary table only, or with the trace: system CPU time\n"
+	      "  -w              ... with -c/-C: wall-clock time from entry to exit instead\n"
 	      "  -z, -Z          successful syscalls only, failed ones only\n"
 	      "  -y              show the paths of file descriptors\n"
 	      "  -q, -qq         no attach/detach messages; no exit status lines either\n"
-	      "  --seccomp-bpf   (launched programs) stop only for the traced syscalls\n"
+	      "  --seccomp-bpf   with -f: a launched program stops only at traced syscalls\n"
 	      "  -h, -V          this help, the version\n",
 	      f);
 }
@@ -166,6 +168,9 @@ static int parse_one(struct ust_opts *o, int c, const char *arg, int *tcount, ch
 	case 'V':
 		o->action = UST_VERSION;
 		return 0;
+	case 'w':
+		o->trc.count_wall = true;
+		return 0;
 	case 'y':
 		o->trc.decode_fds = true;
 		return 0;
@@ -191,7 +196,7 @@ int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errle
 	trc_opts_init(&o->trc);
 	optind = 0; /* full reset: ust_parse may run more than once (tests) */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+a:cCe:fFho:p:qs:tTVyzZ", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+a:cCe:fFho:p:qs:tTVwyzZ", longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			snprintf(err, errlen, "invalid option -- '%s'",
 				 optopt ? (char[]){(char)optopt, 0} : argv[optind - 1]);

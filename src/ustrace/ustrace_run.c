@@ -7,7 +7,10 @@
  * synchronously at each syscall-stop and signal, we decode while the
  * thread is stopped (reading its memory through the engine), and the
  * thread goes on when we return. The syscall filter of -e trace= is
- * handed to the engine, so untraced syscalls cost no stop at all.
+ * handed to the engine, so untraced syscalls cost no stop at all (and
+ * with --seccomp-bpf, not even a kernel round trip: seccomp.c). With -f
+ * the engine hands us an engine of our own on each fork child, kept in
+ * u->kids until the child exits.
  *
  * strace prints the launched program's execve as its first line; we
  * start the program stopped after the exec (engine_launch), so that line
@@ -50,6 +53,12 @@ struct ust_proc {
 	bool gone; /* its exit was reported */
 };
 
+/* A fork child followed with -f: our engine on it, until it exits. */
+struct ust_kid {
+	struct engine *e;
+	pid_t pid;
+};
+
 struct ust {
 	struct ust_opts *o;
 	struct tracer *t;
@@ -58,8 +67,11 @@ struct ust {
 	struct ust_proc procs[UST_MAX_PIDS];
 	size_t nprocs;
 	size_t alive;
-	int status;	 /* the launched program's: exit code, or 0x100 | signal */
-	bool lines;	 /* several sources: whole lines only (see the top) */
+	int status;	      /* the launched program's: exit code, or 0x100 | signal */
+	bool seccomp;	      /* --seccomp-bpf asked and possible (seccomp_wanted) */
+	bool lines;	      /* several sources: whole lines only (see the top) */
+	struct ust_kid *kids; /* -f: fork children (alive counts them) */
+	size_t nkids, capkids;
 	struct buf part; /* our tracer core's text after its last newline */
 };
 
@@ -129,19 +141,58 @@ static void proc_gone(struct ust_proc *up, bool killed, int code)
 		up->u->status = killed ? 0x100 | code : code;
 }
 
+/* -f: a fork child, traced by an engine of our own that the engine made at the fork. */
+static void kid_new(struct ust *u, struct engine *e, pid_t pid)
+{
+	if (!e)
+		return;
+	if (u->nkids == u->capkids) {
+		size_t cap = u->capkids ? 2 * u->capkids : 16;
+		struct ust_kid *k = realloc(u->kids, cap * sizeof(*k));
+
+		/*
+		 * No room: left untracked (detaching here, inside the fork's
+		 * handling, is not allowed); tracer_free() lets it go at the end.
+		 */
+		if (!k)
+			return;
+		u->kids = k;
+		u->capkids = cap;
+	}
+	u->kids[u->nkids++] = (struct ust_kid){e, pid};
+	u->alive++;
+	trc_thread_new(u->trc, pid);
+}
+
+/* A fork child's process ended (its engine's on_stop, where leaving is allowed). */
+static bool kid_gone(struct ust *u, pid_t pid)
+{
+	for (size_t i = 0; i < u->nkids; i++) {
+		if (u->kids[i].pid != pid)
+			continue;
+		engine_detach(u->kids[i].e);
+		u->kids[i] = u->kids[--u->nkids];
+		u->alive--;
+		return true;
+	}
+	return false;
+}
+
 static void on_event(void *ctx, const struct engine_event *ev)
 {
 	struct ust_proc *up = ctx;
 	struct ust *u = up->u;
-	struct engine_trc_thread th = {up->e, ev->tid};
+	/* a fork child's events come with its own engine, our ctx */
+	struct engine_trc_thread th = {ev->engine ? ev->engine : up->e, ev->tid};
 	struct trc_reader rd = engine_trc_reader(&th);
-	struct trc_who w = {ev->tid, TRC_PERS_64, &rd, {0, 0}};
+	struct trc_who w = {ev->tid, TRC_PERS_64, &rd, {0, 0}, 0};
 
 	if (!u->o->follow && ev->tid != up->pid)
 		return; /* without -f strace traces the thread it was given only */
 	if (ev->arch && ev->arch->kind == ARCH_I386)
 		w.pers = TRC_PERS_32;
 	now(&w.ts);
+	w.stime_ns = ev->stime_ns;
 	switch (ev->kind) {
 	case ENGINE_EV_SYSCALL_ENTRY:
 		trc_syscall_entry(u->trc, &w, ev->nr, ev->args);
@@ -163,6 +214,9 @@ static void on_event(void *ctx, const struct engine_event *ev)
 		if (ev->tid == up->pid)
 			proc_gone(up, true, ev->status);
 		break;
+	case ENGINE_EV_PROC_NEW:
+		kid_new(u, ev->child, ev->child_pid);
+		break;
 	case ENGINE_EV_THREAD_NEW:
 		trc_thread_new(u->trc, ev->tid);
 		if (!u->o->quiet)
@@ -175,6 +229,11 @@ static void on_event(void *ctx, const struct engine_event *ev)
 static void on_stop(void *ctx, const struct engine_stop *stop)
 {
 	struct ust_proc *up = ctx;
+
+	if (stop->pid != up->pid &&
+	    (stop->kind == ENGINE_STOP_EXITED || stop->kind == ENGINE_STOP_KILLED) &&
+	    kid_gone(up->u, stop->pid))
+		return;
 
 	if (stop->kind == ENGINE_STOP_EXITED)
 		proc_gone(up, false, stop->status);
@@ -212,7 +271,7 @@ static void print_execve(struct ust *u, pid_t pid, const struct arch_desc *arch)
 {
 	static char prog[4096];
 	struct trc_reader rd = {NULL, self_read, NULL, NULL};
-	struct trc_who w = {pid, TRC_PERS_64, &rd, {0, 0}};
+	struct trc_who w = {pid, TRC_PERS_64, &rd, {0, 0}, 0};
 	uint64_t args[6] = {(uintptr_t)prog, (uintptr_t)u->o->argv, (uintptr_t)environ};
 	long nr = trc_syscall_nr(TRC_PERS_64, "execve");
 
@@ -221,6 +280,18 @@ static void print_execve(struct ust *u, pid_t pid, const struct arch_desc *arch)
 	now(&w.ts);
 	trc_syscall_entry(u->trc, &w, nr, args);
 	trc_syscall_exit(u->trc, &w, 0);
+}
+
+/* -c without -w sums system CPU time: the engine must fetch it at each stop. */
+static unsigned observe_mask(const struct trc_opts *o, bool follow)
+{
+	unsigned mask = ENGINE_OBSERVE_SYSCALLS | ENGINE_OBSERVE_SIGNALS;
+
+	if (follow)
+		mask |= ENGINE_OBSERVE_FORKS;
+	if (o->count != TRC_COUNT_OFF && !o->count_wall)
+		mask |= ENGINE_OBSERVE_STIME;
+	return mask;
 }
 
 /* Start observing: the engine stops only for the syscalls we show. */
@@ -235,7 +306,7 @@ static int observe(struct ust *u, struct ust_proc *up)
 
 	if (!trc_traces_all(&u->o->trc, p))
 		n = trc_traced_nrs(&u->o->trc, p, nrs, TRC_SET_MAX);
-	rc = engine_observe(up->e, ENGINE_OBSERVE_SYSCALLS | ENGINE_OBSERVE_SIGNALS,
+	rc = engine_observe(up->e, observe_mask(&u->o->trc, u->o->follow),
 			    trc_traces_all(&u->o->trc, p) ? NULL : nrs, n);
 	if (rc == 0)
 		rc = engine_resume(up->e, &run, 1);
@@ -255,19 +326,60 @@ static struct engine_client client_for(struct ust_proc *up)
 	return c;
 }
 
+/*
+ * --seccomp-bpf as strace 6.1 takes it, with its messages: only with -f
+ * (a child the filter was given to, untraced, would get ENOSYS from the
+ * filtered syscalls), only for a launched program, and only when some
+ * syscalls are left out.
+ */
+static bool seccomp_wanted(const struct ust_opts *o)
+{
+	if (!o->seccomp)
+		return false;
+	if (o->npids && !o->argv)
+		fprintf(stderr, "ustrace: --seccomp-bpf is not enabled for processes attached "
+				"with -p\n");
+	if (!o->follow) {
+		fprintf(stderr, "ustrace: --seccomp-bpf cannot be used without -f/--follow-forks, "
+				"disabling\n");
+		return false;
+	}
+	if (trc_traces_all(&o->trc, TRC_PERS_64) && trc_traces_all(&o->trc, TRC_PERS_32)) {
+		fprintf(stderr, "ustrace: Seccomp filter is requested but there are no syscalls "
+				"to filter.  See -e trace to filter syscalls.\n");
+		return false;
+	}
+	if (!seccomp_available()) {
+		fprintf(stderr, "ustrace: seccomp filter is requested but unavailable\n");
+		return false;
+	}
+	return o->argv != NULL;
+}
+
 static int start_launch(struct ust *u)
 {
+	static long nrs64[TRC_SET_MAX], nrs32[TRC_SET_MAX];
 	struct ust_proc *up = &u->procs[0];
 	struct engine_client c = client_for(up);
 	struct engine_launch l = {0};
+	struct engine_seccomp sc = {0};
 	int err = 0;
 
 	up->u = u;
 	l.argv = u->o->argv;
 	l.execs = 1;
+	if (u->seccomp) {
+		sc.nrs64 = nrs64;
+		sc.n64 = trc_traced_nrs(&u->o->trc, TRC_PERS_64, nrs64, TRC_SET_MAX);
+		sc.nrs32 = nrs32;
+		sc.n32 = trc_traced_nrs(&u->o->trc, TRC_PERS_32, nrs32, TRC_SET_MAX);
+		l.seccomp = &sc;
+	}
 	up->e = engine_launch(u->t, &l, &c, &err);
 	if (!up->e) {
-		if (err & 0x10000)
+		if (err > 0 && (err & ENGINE_LAUNCH_ESECCOMP))
+			fprintf(stderr, "ustrace: seccomp filter: %s\n", strerror(err & 0xffff));
+		else if (err > 0)
 			fprintf(stderr, "ustrace: %s: exited before it started\n", u->o->argv[0]);
 		else
 			fprintf(stderr, "ustrace: Can't stat '%s': %s\n", u->o->argv[0],
@@ -369,14 +481,22 @@ static void join_gone(struct ust_proc *up)
 	proc_gone(up, st >= 0 && (st & 0x100), st < 0 ? 0 : st & 0xff);
 }
 
-/* ^C, SIGTERM...: leave every process running, as it was found. */
-static void detach_all(struct ust *u)
+/*
+ * ^C, SIGTERM...: leave every process running, as it was found. Except
+ * those with our seccomp filter: untraced, every syscall the filter
+ * stops at would fail with ENOSYS, so they get the signal that ended us,
+ * as strace gives it to the program it started.
+ */
+static void detach_all(struct ust *u, int sig)
 {
 	size_t i;
 
 	trc_flush_pending(u->trc, " <detached ...>");
 	for (i = 0; i < u->nprocs; i++) {
 		struct ust_proc *up = &u->procs[i];
+
+		if (up->e && !up->gone && engine_seccomp(up->e))
+			kill(up->pid, sig);
 
 		if (up->j && !up->gone) {
 			ust_join_leave(up->j, join_cb(up));
@@ -389,12 +509,22 @@ static void detach_all(struct ust *u)
 		up->e = NULL;
 		up->gone = true;
 	}
+	for (i = 0; i < u->nkids; i++) {
+		if (engine_seccomp(u->kids[i].e))
+			kill(u->kids[i].pid, sig);
+		if (!u->o->quiet)
+			fprintf(stderr, "ustrace: Process %d detached\n", (int)u->kids[i].pid);
+		engine_detach(u->kids[i].e);
+	}
+	u->nkids = 0;
 	u->alive = 0;
 }
 
 /* A process our own engine traces is alive: it waits for us at each event. */
 static bool private_alive(const struct ust *u)
 {
+	if (u->nkids)
+		return true;
 	for (size_t i = 0; i < u->nprocs; i++)
 		if (u->procs[i].e && !u->procs[i].gone)
 			return true;
@@ -410,7 +540,23 @@ static bool private_alive(const struct ust *u)
  */
 #define JOIN_BATCH_NS 1000000
 
-static void loop(struct ust *u, int sigfd)
+/* A quit signal, while our engine alone is waited for (the only time it is let in). */
+static volatile sig_atomic_t quit_sig;
+
+static void on_quit(int sig)
+{
+	quit_sig = sig;
+}
+
+static bool joined_alive(const struct ust *u)
+{
+	for (size_t i = 0; i < u->nprocs; i++)
+		if (u->procs[i].j && !u->procs[i].gone)
+			return true;
+	return false;
+}
+
+static void loop(struct ust *u, int sigfd, const sigset_t *quit)
 {
 	const struct timespec batch = {0, JOIN_BATCH_NS};
 	struct pollfd pfd[2 + UST_MAX_PIDS];
@@ -419,6 +565,22 @@ static void loop(struct ust *u, int sigfd)
 
 	while (u->alive) {
 		nfds_t n = 2;
+		int rc;
+
+		if (!joined_alive(u)) {
+			/*
+			 * Our engine only: wait for it alone, ^C let in to end
+			 * the wait (strace's way: no syscall per stop for it).
+			 */
+			rc = 0;
+			sigprocmask(SIG_UNBLOCK, quit, NULL);
+			while (u->alive && !quit_sig && (rc == 0 || rc == -EINTR))
+				rc = tracer_wait(u->t, &quit_sig);
+			sigprocmask(SIG_BLOCK, quit, NULL);
+			if (quit_sig)
+				detach_all(u, quit_sig);
+			break; /* all gone, ^C, or nothing left to wait for */
+		}
 
 		pfd[0] = (struct pollfd){tracer_fd(u->t), POLLIN, 0};
 		pfd[1] = (struct pollfd){sigfd, POLLIN, 0};
@@ -436,7 +598,7 @@ static void loop(struct ust *u, int sigfd)
 		if (pfd[1].revents & POLLIN) {
 			if (read(sigfd, &ssi, sizeof(ssi)) < 0)
 				continue;
-			detach_all(u);
+			detach_all(u, (int)ssi.ssi_signo);
 			break;
 		}
 		if (pfd[0].revents)
@@ -454,6 +616,9 @@ static int finish(struct ust *u)
 	size_t i;
 	int st = u->status;
 
+	for (i = 0; i < u->nkids; i++) /* only after an error: they end before we do */
+		engine_detach(u->kids[i].e);
+	free(u->kids);
 	for (i = 0; i < u->nprocs; i++) {
 		if (u->procs[i].e)
 			engine_detach(u->procs[i].e);
@@ -465,6 +630,9 @@ static int finish(struct ust *u)
 	src_flush(u, &u->part);
 	buf_free(&u->part);
 	trc_free(u->trc);
+	/* a debugging aid, and the tests' evidence of what --seccomp-bpf saves */
+	if (getenv("USTRACE_STATS"))
+		fprintf(stderr, "ustrace: %lu ptrace stops\n", tracer_stops(u->t));
 	tracer_free(u->t);
 	if (u->out != stderr)
 		fclose(u->out);
@@ -500,12 +668,16 @@ int ust_run(struct ust_opts *o)
 	sigaddset(&quit, SIGHUP);
 	sigaddset(&quit, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &quit, NULL);
+	for (int sig = 1; sig < NSIG; sig++) /* no SA_RESTART: they end tracer_wait()'s wait4 */
+		if (sigismember(&quit, sig) == 1)
+			sigaction(sig, &(struct sigaction){.sa_handler = on_quit}, NULL);
 	sigfd = signalfd(-1, &quit, SFD_CLOEXEC);
+	u.seccomp = seccomp_wanted(o);
 	u.t = tracer_new();
 	u.trc = trc_new(&o->trc, out_write, &u);
 	rc = o->argv ? start_launch(&u) : start_attach(&u);
 	if (rc == 0)
-		loop(&u, sigfd);
+		loop(&u, sigfd, &quit);
 	else if (!u.status)
 		u.status = 1;
 	close(sigfd);

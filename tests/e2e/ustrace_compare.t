@@ -27,6 +27,14 @@ same_trace signals -qq -e signal=none
 same_trace proc -e trace=%process
 same_trace_mt threads -f -e trace=write,exit,exit_group
 
+# -f follows fork, vfork and clone children: [pid N] lines, +++ exited +++ of each
+same_trace_mt proc -f
+same_trace_mt forks -f
+same_trace_mt forks -f -e trace=%process,write
+# ... and with the seccomp filter, which they inherit
+same_trace_mt proc -f --seccomp-bpf -e trace=%process,write
+same_trace_mt forks -f --seccomp-bpf -e trace=write,exit_group
+
 # exit status: ustrace ends as the program did
 run_both "$CALLS" segv
 is "$USTRACE_RC" "$STRACE_RC" "a killed program: same exit status as strace ($STRACE_RC)"
@@ -39,6 +47,19 @@ run_both -c "$CALLS" files
 counts() { awk 'NF >= 5 && $1 ~ /^[0-9.]+$/ { print $(NF), $4, (NF == 6 ? $5 : 0) }' "$1" | sort; }
 is "$(counts "$WORK/ustrace.out")" "$(counts "$WORK/strace.out")" '-c: same calls and errors per syscall'
 like "$(cat "$WORK/ustrace.out")" '^% time +seconds +usecs/call +calls +errors syscall$' '-c: strace header'
+
+# -c sums system CPU time, as strace does; -w the time from entry to exit.
+# cpu: five 20 ms nanosleeps (no CPU) and five 4 MiB reads of /dev/urandom
+secs() { awk -v s="$2" '$NF == s && NF >= 5 { print $2 }' "$1"; }
+run_both -c "$CALLS" cpu
+is "$(counts "$WORK/ustrace.out")" "$(counts "$WORK/strace.out")" '-c cpu: same calls and errors per syscall'
+ok "-c: clock_nanosleep, asleep, costs no system time ($(secs "$WORK/ustrace.out" clock_nanosleep) s; strace $(secs "$WORK/strace.out" clock_nanosleep) s)" \
+	awk -v v="$(secs "$WORK/ustrace.out" clock_nanosleep)" 'BEGIN { exit !(v != "" && v < 0.02) }'
+ok "-c: read of /dev/urandom does ($(secs "$WORK/ustrace.out" read) s; strace $(secs "$WORK/strace.out" read) s)" \
+	awk -v v="$(secs "$WORK/ustrace.out" read)" 'BEGIN { exit !(v != "" && v > 0.005) }'
+run_both -c -w "$CALLS" cpu
+ok "-c -w: clock_nanosleep's wall-clock time ($(secs "$WORK/ustrace.out" clock_nanosleep) s; strace $(secs "$WORK/strace.out" clock_nanosleep) s)" \
+	awk -v v="$(secs "$WORK/ustrace.out" clock_nanosleep)" 'BEGIN { exit !(v != "" && v >= 0.099) }'
 
 # -t, -tt, -ttt, -T: the time formats
 run_both -ttt -T -e trace=close "$CALLS" files

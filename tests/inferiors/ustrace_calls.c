@@ -13,6 +13,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[256];
@@ -207,6 +209,59 @@ static void threads(void)
 	pthread_join(t, NULL);
 }
 
+/* For -f: a vfork child, a fork child with a child of its own, a clone()d process. */
+static int cloned(void *arg)
+{
+	(void)arg;
+	write(1, "cloned\n", 7);
+	return 7;
+}
+
+static void forks(void)
+{
+	static char stack[64 * 1024];
+	sigset_t chld;
+	pid_t pid, g;
+	int status;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	pid = vfork();
+	if (pid == 0)
+		_exit(4);
+	wait4(pid, &status, 0, NULL);
+	pid = fork();
+	if (pid == 0) {
+		g = fork();
+		if (g == 0) {
+			write(1, "grandchild\n", 11);
+			_exit(6);
+		}
+		wait4(g, &status, 0, NULL);
+		_exit(5);
+	}
+	wait4(pid, &status, 0, NULL);
+	/* no SIGCHLD at its exit: the kernel reports it as a clone, not a fork */
+	pid = clone(cloned, stack + sizeof(stack), 0, NULL);
+	waitpid(pid, &status, __WALL);
+}
+
+/* For -c: calls that sleep (wall time, no CPU) and calls that work in the kernel. */
+static void cpu(void)
+{
+	static char big[1 << 22];
+	struct timespec nap = {0, 20000000};
+	int fd = open("/dev/urandom", O_RDONLY);
+
+	for (int i = 0; i < 5; i++) {
+		nanosleep(&nap, NULL);
+		if (read(fd, big, sizeof(big)) < 0)
+			break;
+	}
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -227,6 +282,10 @@ int main(int argc, char **argv)
 		proc();
 	else if (!strcmp(what, "threads"))
 		threads();
+	else if (!strcmp(what, "cpu"))
+		cpu();
+	else if (!strcmp(what, "forks"))
+		forks();
 	else if (!strcmp(what, "block")) /* for -p: wait in read() until stdin ends */
 		while (read(0, argv, 1) > 0)
 			;

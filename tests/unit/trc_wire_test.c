@@ -35,6 +35,7 @@ int main(void)
 	w.o.show_time = w.o.decode_fds = w.o.only_fail = true;
 	w.o.quiet = 2;
 	w.o.count = TRC_COUNT_TOO;
+	w.o.count_wall = true;
 	w.o.pfx = TRC_PFX_PLAIN;
 	w.follow = true;
 	w.peers = 3;
@@ -54,7 +55,7 @@ int main(void)
 	n = trc_wire_encode(&w, text, sizeof(text));
 	is_int(trc_wire_decode(&back, text, (size_t)n - 1), -1, "a cut text is refused");
 	memcpy(bad, text, (size_t)n + 1);
-	bad[2] = '2';
+	bad[2] = '9';
 	is_int(trc_wire_decode(&back, bad, (size_t)n), -1, "another version is refused");
 	memcpy(bad, text, (size_t)n + 1);
 	bad[n - 3] = 'X';
@@ -62,6 +63,6 @@ int main(void)
 	memcpy(bad, text, (size_t)n + 1);
 	strcpy(bad + n, ";x=1");
 	is_int(trc_wire_decode(&back, bad, strlen(bad)), -1, "an unknown key is refused");
-	is_int(trc_wire_decode(&back, "v=1;s=32", 8), -1, "missing keys are refused");
+	is_int(trc_wire_decode(&back, "v=2;s=32", 8), -1, "missing keys are refused");
 	return done_testing();
 }

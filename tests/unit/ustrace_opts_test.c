@@ -53,6 +53,11 @@ int main(void)
 	ok(o.trc.count == TRC_COUNT_ONLY && o.quiet == 2 && o.seccomp, "... set");
 	is_int(PARSE("-C", "-z", "prog"), 0, "-C -z");
 	ok(o.trc.count == TRC_COUNT_TOO && o.trc.only_ok, "... set");
+	ok(!o.trc.count_wall, "-c sums system time by default");
+	is_int(PARSE("-c", "-w", "prog"), 0, "-c -w");
+	ok(o.trc.count == TRC_COUNT_ONLY && o.trc.count_wall, "... wall-clock time");
+	is_int(PARSE("-C", "--summary-wall-clock", "prog"), 0, "-C --summary-wall-clock");
+	ok(o.trc.count_wall, "... wall-clock time");
 
 	is_int(PARSE("-h"), 0, "-h");
 	is_int(o.action, UST_HELP, "... asks for help");
