@@ -258,6 +258,24 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 	}
 }
 
+/*
+ * A PTRACE_INTERRUPT can stop a thread between its int3 and the SIGTRAP's
+ * delivery: the trap is pending, and pc is already past it. Reported as
+ * it is, gdb would see a pc in the middle of an instruction (and put its
+ * next breakpoint there). Is such a trap pending on th?
+ */
+static bool int3_pending(struct uthread *th)
+{
+	struct __ptrace_peeksiginfo_args args = {.off = 0, .flags = 0, .nr = 8};
+	siginfo_t si[8];
+	long n = ptrace(PTRACE_PEEKSIGINFO, th->tid, &args, si);
+
+	for (long i = 0; i < n; i++)
+		if (si[i].si_signo == SIGTRAP && si[i].si_code == SI_KERNEL)
+			return true;
+	return false;
+}
+
 void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 {
 	int sig = WSTOPSIG(status);
@@ -275,6 +293,12 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 	}
 	if (!WIFSTOPPED(status))
 		return;
+	if (event == PTRACE_EVENT_STOP && sig == SIGTRAP && int3_pending(th) &&
+	    ptrace(PTRACE_CONT, th->tid, 0L, 0L) == 0) {
+		/* the SIGTRAP is delivered before it runs again: that is the stop */
+		th->interrupting = true;
+		return;
+	}
 	th->stopped = true;
 	th->interrupting = false;
 	regs_invalidate(th);
