@@ -54,7 +54,8 @@
 struct fthread {
 	bool alive;
 	bool running;
-	bool intr; /* PTRACE_INTERRUPT pending */
+	bool intr;	   /* PTRACE_INTERRUPT pending */
+	bool trap_pending; /* an int3's SIGTRAP not yet delivered (PTRACE_PEEKSIGINFO) */
 	struct user_regs_struct regs;
 	unsigned long dr[8];
 	siginfo_t si;
@@ -199,6 +200,13 @@ long ptrace(enum __ptrace_request req, ...)
 	case PTRACE_GETEVENTMSG:
 		*(unsigned long *)data = 0;
 		return 0;
+	case PTRACE_PEEKSIGINFO:
+		if (!k->trap_pending)
+			return 0;
+		memset(data, 0, sizeof(siginfo_t));
+		((siginfo_t *)data)->si_signo = SIGTRAP;
+		((siginfo_t *)data)->si_code = SI_KERNEL;
+		return 1;
 	default:
 		break;
 	}
@@ -613,6 +621,33 @@ static void test_breakpoint_owners(void)
 	poll_reports();
 	ok(is_stop(&ra, 2, ENGINE_STOP_SIGNAL, 2, SIGTRAP), "  A gets the SIGTRAP");
 	ok(is_stop(&rb, 2, ENGINE_STOP_SIGNAL, 2, SIGTRAP), "  B gets the SIGTRAP");
+	teardown();
+}
+
+/*
+ * A PTRACE_INTERRUPT that lands between an int3 and its SIGTRAP: pc is
+ * already past the trap. The engine lets the signal come first instead of
+ * taking the interrupt stop as the thread's stop.
+ */
+static void test_interrupt_after_int3(void)
+{
+	diag("an interrupt between an int3 and its SIGTRAP");
+	setup();
+	is_int(engine_bp_insert(A, ENGINE_BP_SW, BP_X, 1), 0, "A inserts a breakpoint at X");
+	k_int3(2, BP_X);
+	is_str(trace(), "i1 i3", "T2 hits X: the others are interrupted");
+	kt[3].regs.rip = BP_X + 1; /* T3 hit it too, its SIGTRAP still pending */
+	kt[3].trap_pending = true;
+	k_intr(3);
+	is_str(trace(), "c3", "  T3's interrupt stop with a trap pending: continued at once");
+	k_intr(1);
+	poll_reports();
+	is_int(ra.n, 0, "  no report while T3's trap is on its way");
+	kt[3].trap_pending = false;
+	k_int3(3, BP_X);
+	is_int(kt[3].regs.rip, BP_X, "  its SIGTRAP comes: pc rewound onto X");
+	poll_reports();
+	ok(is_stop(&ra, 1, ENGINE_STOP_SWBREAK, 2, SIGTRAP), "  then the report (T2's hit)");
 	teardown();
 }
 
@@ -1150,6 +1185,7 @@ int main(void)
 	test_who_runs();
 	test_interrupt_queued();
 	test_breakpoint_owners();
+	test_interrupt_after_int3();
 	test_step_owner();
 	test_signals();
 	test_busy();
