@@ -15,6 +15,24 @@ static int current_regs(struct gdb_session *s, pid_t *tid, struct arch_regs **r)
 	return engine_regs(s->engine, *tid, r);
 }
 
+/*
+ * A thread that died while the process is stopped (gone since gdb listed
+ * it, or on its way out) has no registers to read: they are unavailable
+ * ('x'), as gdbserver answers, not an error that would stop gdb's resume.
+ */
+static bool regs_unavailable(struct gdb_session *s, int err)
+{
+	if (!engine_alive(s->engine))
+		return false;
+	return err == -ESRCH || (err == -EBUSY && !engine_nonstop(s->engine));
+}
+
+static void put_unavailable(struct buf *b, size_t bytes)
+{
+	for (size_t i = 0; i < 2 * bytes; i++)
+		buf_putc(b, 'x');
+}
+
 int gdb_handle_g(struct gdb_session *s, const char *p, size_t len)
 {
 	const struct arch_desc *d = engine_arch(s->engine);
@@ -25,6 +43,10 @@ int gdb_handle_g(struct gdb_session *s, const char *p, size_t len)
 
 	(void)p;
 	(void)len;
+	if (err && regs_unavailable(s, err)) {
+		put_unavailable(&s->reply, d->g_size);
+		return 0;
+	}
 	if (err)
 		return err;
 	for (int i = 0; i < d->nregs; i++) {
@@ -91,6 +113,10 @@ int gdb_handle_p(struct gdb_session *s, const char *p, size_t len)
 	if (n < 0 || q != end)
 		return -EINVAL;
 	err = current_regs(s, &tid, &r);
+	if (err && regs_unavailable(s, err)) {
+		put_unavailable(&s->reply, d->regs[n].size);
+		return 0;
+	}
 	if (err)
 		return err;
 	if (arch_reg_read(d, r, n, val) < 0)

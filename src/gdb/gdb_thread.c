@@ -59,8 +59,8 @@ void gdb_put_tid(struct gdb_session *s, struct buf *b, pid_t tid)
 
 pid_t gdb_current_tid(struct gdb_session *s)
 {
-	if (s->g_tid > 0 && engine_thread_alive(s->engine, s->g_tid))
-		return s->g_tid;
+	if (s->g_tid > 0)
+		return s->g_tid; /* even if gone: its registers are unavailable, not another's */
 	if (s->have_last && engine_thread_alive(s->engine, s->last.tid))
 		return s->last.tid;
 	return engine_pid(s->engine);

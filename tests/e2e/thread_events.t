@@ -10,8 +10,10 @@
 #     QThreadEvents packets are refused; with QThreadEvents:1 each
 #     worker's birth (T05 ... create:;) and the exits of the first worker
 #     and of the leader (w0;pPID.TID) are stops, each named by the thread's
-#     id; vKill works with the leader gone; without QThreadEvents, c runs
-#     to the exit (thread_exit x: exit code 3 after the first worker);
+#     id; vKill works with the leader gone; g and p of the gone worker
+#     (still the general thread) answer unavailable registers; without
+#     QThreadEvents, c runs to the exit (thread_exit x: exit code 3 after
+#     the first worker);
 #  2. gdb, scheduler-locking on a thread that exits (as GDB's
 #     no-unwaited-for-left.exp): "No unwaited-for children left.", only the
 #     main thread listed; then the leader exiting alone while the other
@@ -48,6 +50,19 @@ ok 'the process lives on' pid_alive "$(ls /proc/"$INFERIOR_PID"/task | grep -vx 
 rsp "vKill;$pid"
 is "$RSP_OUT" OK 'vKill with the leader gone'
 ok 'the process is gone' wait_gone "$INFERIOR_PID"
+
+# registers of a thread gone since it was selected: unavailable, not an
+# error (the first worker's exit and the second's birth race: retry until
+# the exit comes first)
+for try in 1 2 3 4 5; do
+	launch "$PROG"
+	rsp 'qSupported:multiprocess+' 'QThreadEvents:1' c c g p10 'vKill;1'
+	[[ $(sed -n 4p "$RSP_FILE") == w0\;* ]] && break
+	kill -9 "$INFERIOR_PID" 2>/dev/null
+done
+like "$(sed -n 5p "$RSP_FILE")" '^x{200,}$' 'g of a thread that is gone: every register unavailable'
+like "$(sed -n 6p "$RSP_FILE")" '^x{8,}$' 'p of it: unavailable'
+kill -9 "$INFERIOR_PID" 2>/dev/null
 
 launch "$PROG" x
 rsp 'qSupported:multiprocess+' c
