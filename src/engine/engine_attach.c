@@ -219,12 +219,15 @@ struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
 	return e;
 }
 
-/* Seize every thread of pid, including those created while we do it. */
+/*
+ * Seize every thread of pid, including those created while we do it.
+ * Returns how many were seized, or -errno.
+ */
 static int seize_all(struct uproc *p)
 {
 	char path[64];
 	bool more = true;
-	int err = 0;
+	int err = 0, added = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", p->pid);
 	while (more) {
@@ -243,13 +246,14 @@ static int seize_all(struct uproc *p)
 			if (err && tid == p->pid)
 				break;
 			more = !err;
+			added += !err;
 			err = 0;
 		}
 		closedir(d);
 		if (err)
 			return err;
 	}
-	return 0;
+	return added;
 }
 
 static bool is_leader(pid_t pid)
@@ -291,12 +295,20 @@ struct engine *engine_attach(struct tracer *t, pid_t pid, const struct engine_cl
 		p = uproc_new(t, pid, true);
 		p->frozen = true;
 		*err = seize_all(p);
-		if (*err) {
+		if (*err < 0) {
 			uproc_detach_all(p);
 			uproc_free(p);
 			return NULL;
 		}
-		uproc_stop_all_sync(p);
+		/*
+		 * A clone that was under way when its parent was seized makes
+		 * an untraced thread (the kernel decided before the seize), seen
+		 * only once the parent is stopped: look again until none is new.
+		 */
+		do
+			uproc_stop_all_sync(p);
+		while (!p->exited && seize_all(p) > 0);
+		*err = 0;
 		p->frozen = false;
 		detect_arch(p, pid);
 	}

@@ -18,7 +18,7 @@
  *
  * A clone() that makes a process rather than a thread (no CLONE_THREAD,
  * an exit signal other than SIGCHLD) is reported by the kernel as
- * PTRACE_EVENT_CLONE: it is a fork for us.
+ * PTRACE_EVENT_CLONE: it is a fork for tracers, a thread for gdb.
  */
 #include "engine_int.h"
 
@@ -164,6 +164,12 @@ bool fork_is_thread(struct uproc *p, pid_t tid)
 {
 	char path[64];
 
+	/*
+	 * gdb (and gdbserver) take every clone for a new thread of the
+	 * process, whatever its flags: while a stop-mode engine is there,
+	 * so do we. Only tracers alone see such a clone as the process it is.
+	 */
+	for_each_engine(p, e) if (!e->observer) return true;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d", p->pid, tid);
 	return access(path, F_OK) == 0;
 }

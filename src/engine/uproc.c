@@ -210,6 +210,23 @@ static void report_event(struct uthread *th, enum uevent_kind kind, unsigned nee
 	}
 }
 
+/*
+ * A thread other than the leader exec'd: the kernel reports it under the
+ * leader's tid, and the leader is gone. What the engines wished for the
+ * execing thread (resumed, stepped, held) is now the leader's: gdb stepping
+ * that thread with the leader held (scheduler-locking) waits for its exec.
+ */
+static void exec_takeover(struct uthread *th, struct uthread *from)
+{
+	if (!from || from == th)
+		return;
+	th->hold_mask = from->hold_mask;
+	th->step_mask = from->step_mask;
+	th->stop_req = from->stop_req;
+	th->ctrlc_req = from->ctrlc_req;
+	th->stepping = from->stepping;
+}
+
 static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 {
 	unsigned long msg = 0;
@@ -221,8 +238,14 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 			fork_event(th, (pid_t)msg, false); /* a clone that makes a process */
 			break;
 		}
-		if (!uproc_thread(p, (pid_t)msg))
-			thread_born(p, (pid_t)msg);
+		if (!uproc_thread(p, (pid_t)msg)) {
+			struct uthread *nt = thread_born(p, (pid_t)msg);
+			int first;
+
+			/* a clone of its own thread group stopped first: kept as "early" */
+			if (tracer_take_early(p->t, nt->tid, &first) == 0)
+				nt->stopped = true;
+		}
 		break;
 
 	case PTRACE_EVENT_FORK:
@@ -239,6 +262,7 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 		 * unknown tid is ignored). The execing thread now has the
 		 * leader's tid, which is the one this stop came with.
 		 */
+		exec_takeover(th, uproc_thread(p, (pid_t)msg));
 		for (struct uthread *o = p->threads, *n; o; o = n) {
 			n = o->next;
 			if (o != th)
