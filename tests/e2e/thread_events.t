@@ -22,7 +22,10 @@
 #  3. the same with `maint set target-non-stop on`: gdb stops threads one
 #     by one (vCont;t) with thread events on (QThreadEvents:1 sent);
 #  4. detach after the leader is gone: the process lives on in its second
-#     worker, running and not traced.
+#     worker, running and not traced;
+#  5. thread_exec: a thread execs while gdb, scheduler-locking step, steps
+#     it with the leader held: the exec comes (under the leader's tid) and
+#     gdb stops at main in the new image.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 PROG=$INFDIR/thread_exit
@@ -113,5 +116,16 @@ is "$(awk '/^TracerPid/ {print $2}' /proc/"$INFERIOR_PID"/task/*/status 2>/dev/n
 	tr '\n' ' ')" '0 ' 'detach: no thread traced any more'
 is "$(ls /proc/"$INFERIOR_PID"/task 2>/dev/null | wc -l)" 2 'detach: leader (zombie) and worker'
 kill -9 "$INFERIOR_PID" 2>/dev/null
+
+# 5 ---------------------------- exec from a thread, the leader held
+EXEC=$INFDIR/thread_exec
+AGAIN=$(line_of thread_exec.c again)
+launch "$EXEC"
+remote_gdb "$EXEC" 'break execer' 'continue' "break $AGAIN" 'set scheduler-locking step' \
+	'next' 'info threads' 'continue'
+like "$GDB_OUT" 'is executing new program' 'exec from a thread: gdb follows the new image'
+like "$GDB_OUT" "^Thread 1 .*hit Breakpoint [0-9]+, main .*|^Breakpoint [0-9]+, main " \
+	'  and stops at main in it (the step of the execing thread is not lost)'
+like "$GDB_OUT" "exited with code 05" '  which then exits 5'
 
 done_testing
