@@ -176,6 +176,18 @@ static long exit_nr(struct uthread *th)
 	return (long)arch_syscall_nr(th->p->arch, &th->regs);
 }
 
+/* th enters syscall nr (a syscall-entry stop, or a seccomp stop that stands for one). */
+static void sys_entered(struct uthread *th, long nr, const uint64_t args[6],
+			struct engine_event *ev, struct uevent *uev)
+{
+	th->in_syscall = true;
+	th->sys_nr = nr;
+	ev->kind = ENGINE_EV_SYSCALL_ENTRY;
+	ev->nr = nr;
+	memcpy(ev->args, args, sizeof(ev->args));
+	uev->sys_entry = true;
+}
+
 /*
  * A syscall-stop (SIGTRAP | 0x80) of th, or a seccomp stop
  * (PTRACE_EVENT_SECCOMP), which is an entry unless the entry's own
@@ -196,19 +208,9 @@ void sys_handle_stop(struct uthread *th)
 	if (info.op == PTRACE_SYSCALL_INFO_SECCOMP) {
 		if (th->in_syscall)
 			return;
-		th->in_syscall = true;
-		th->sys_nr = (long)info.seccomp.nr;
-		ev.kind = ENGINE_EV_SYSCALL_ENTRY;
-		ev.nr = th->sys_nr;
-		memcpy(ev.args, info.seccomp.args, sizeof(ev.args));
-		uev.sys_entry = true;
+		sys_entered(th, (long)info.seccomp.nr, info.seccomp.args, &ev, &uev);
 	} else if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
-		th->in_syscall = true;
-		th->sys_nr = (long)info.entry.nr;
-		ev.kind = ENGINE_EV_SYSCALL_ENTRY;
-		ev.nr = th->sys_nr;
-		memcpy(ev.args, info.entry.args, sizeof(ev.args));
-		uev.sys_entry = true;
+		sys_entered(th, (long)info.entry.nr, info.entry.args, &ev, &uev);
 	} else if (info.op == PTRACE_SYSCALL_INFO_EXIT) {
 		ev.kind = ENGINE_EV_SYSCALL_EXIT;
 		ev.nr = exit_nr(th);
