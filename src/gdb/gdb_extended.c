@@ -9,6 +9,7 @@
 #include "gdb_launch.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,32 @@ int gdb_handle_restart(struct gdb_session *s, const char *p, size_t len)
 }
 
 /* Decode one hex field [p, end) into a new string; NULL if malformed. */
+/* A copy of path with a leading ~ or ~user replaced by that home directory. */
+static char *tilde_expand(const char *path)
+{
+	const char *rest = path + 1 + strcspn(path + 1, "/");
+	const char *home = NULL;
+	char *name, *out;
+	struct passwd *pw;
+
+	if (path[0] != '~')
+		return strdup(path);
+	name = strndup(path + 1, (size_t)(rest - path - 1));
+	if (!name)
+		return NULL;
+	pw = *name ? getpwnam(name) : getpwuid(getuid());
+	if (!*name)
+		home = getenv("HOME");
+	if (!home && pw)
+		home = pw->pw_dir;
+	free(name);
+	if (!home)
+		return strdup(path);
+	if (asprintf(&out, "%s%s", home, rest) < 0)
+		return NULL;
+	return out;
+}
+
 static char *hex_string(const char *p, const char *end)
 {
 	size_t n = (size_t)(end - p) / 2;
@@ -216,14 +243,23 @@ int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len)
 	argv = parse_vrun(q, end, &argc);
 	if (!argv)
 		return -EINVAL;
-	if (!argv[0][0] && s->server && s->server->program) {
+	if (!argv[0][0] && s->server && (s->server->last_program || s->server->program)) {
+		/* no name (gdb's run in an inferior without exec-file): the last one, as gdbserver
+		 */
 		free(argv[0]);
-		argv[0] = strdup(s->server->program);
+		argv[0] = strdup(s->server->last_program ? s->server->last_program
+							 : s->server->program);
 	}
-	gdb_kill_process(s); /* gdb's "run" again: the old one goes */
+	if (!s->multiprocess)
+		gdb_kill_process(s); /* gdb's "run" again: the old one goes */
+	/* (with multiprocess, a new inferior's run: the others stay, as with gdbserver) */
 	e = argv[0] && argv[0][0] ? gdb_launch(s, argv, &err) : NULL;
 	if (e)
 		fprintf(stderr, "Process %s created; pid = %d\n", argv[0], engine_pid(e));
+	if (e && s->server) {
+		free(s->server->last_program);
+		s->server->last_program = strdup(argv[0]);
+	}
 	gdb_launch_argv_free(argv);
 	if (!e)
 		return -ENOENT;
@@ -278,7 +314,8 @@ int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len)
 	if (len < strlen("vAttach;") || rsp_parse_hex(&q, end, &pid) < 0 || q != end || pid == 0 ||
 	    pid > 0x7fffffff)
 		return -EINVAL;
-	if (s->engine)
+	/* another process beside those it has: only with multiprocess, as gdbserver */
+	if ((s->engine && !s->multiprocess) || gdb_proc_of(s, (pid_t)pid))
 		return -EBUSY;
 	if (gdb_session_foreign(s) && !owned_by(s, (pid_t)pid))
 		return -EPERM;
@@ -332,10 +369,11 @@ int gdb_handle_run_setting(struct gdb_session *s, const char *p, size_t len)
 		err = env_set(s, val);
 	} else if (!strncmp(p, "QEnvironmentUnset:", 18)) {
 		env_unset(s, val);
-	} else { /* QSetWorkingDir: empty = the default */
+	} else { /* QSetWorkingDir: empty = the default; ~ expanded, as gdbserver does */
 		free(s->cwd);
-		s->cwd = *val ? val : NULL;
-		val = *val ? NULL : val;
+		s->cwd = *val ? tilde_expand(val) : NULL;
+		if (*val && !s->cwd)
+			err = -ENOMEM;
 	}
 	free(val);
 	if (err)

@@ -24,6 +24,7 @@ struct gdb_server {
 	bool remote_debug;	 /* --remote-debug: packet log on stderr */
 	bool stdio;		 /* RSP on our stdin/stdout */
 	const char *program;	 /* PROG from the command line (vRun's default) */
+	char *last_program;	 /* the last program vRun started (then the default) */
 	char **wrapper;		 /* --wrapper words, or NULL */
 	bool startup_with_shell; /* --[no-]startup-with-shell */
 	/* Called when the process exits or is killed (progress line, exit policy). */

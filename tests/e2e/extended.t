@@ -1,0 +1,56 @@
+#!/bin/bash
+# extended-remote with several inferiors on one connection, as gdb's
+# kill-detach-inferiors-cmd.exp and set-cwd.exp use it.
+#
+#  1. `set cwd ~/`: the launched program runs in the server's home
+#     directory (QSetWorkingDir "~/" expanded, as gdbserver does);
+#  2. inferior 1 runs breakloop; inferior 2, with no remote exec-file,
+#     `start`s the last program run (an empty vRun); inferior 3 attaches
+#     demo_reader: three processes on one connection, the first two stay
+#     when the others come; `kill inferiors 1 2` kills those two only,
+#     `detach inferiors 3` lets the reader go on; a second vAttach of a
+#     process the session has is refused.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+# 1 ---------------------------------------------------------------- cwd
+start_server --multi :0 || bail "server did not start"
+ex_args "target extended-remote $TARGET" 'set remote exec-file /bin/pwd' 'set cwd ~/' 'run'
+run_gdb "${EX[@]}"
+like "$GDB_OUT" 'exited normally' 'set cwd ~/: the program ran'
+E2E_WAIT=5 wait_until file_has "$SERVER_OUT" "^$HOME\$"
+like "$(cat "$SERVER_OUT")" "^$HOME\$" '  in the home directory'
+kill -TERM "$SERVER_PID" 2>/dev/null
+server_exits
+
+# 2 ----------------------------------------------------------- inferiors
+PROG=$INFDIR/breakloop
+start_reader "$INFDIR/demo_reader"
+start_server --multi :0 || bail "server did not start"
+ex_args "target extended-remote $TARGET" "set remote exec-file $PROG" 'break main' 'run' \
+	'add-inferior' 'inferior 2' "file $PROG" 'start' \
+	'add-inferior' 'inferior 3' "attach $READER_PID" 'info inferiors' \
+	'kill inferiors 1 2' 'info inferiors' 'detach inferiors 3' 'info inferiors'
+run_gdb "$PROG" "${EX[@]}"
+pids=($(created_pid <"$SERVER_ERR"; sed -n 's/^Process .* created; pid = \([0-9]*\)$/\1/p' "$SERVER_ERR" | sed -n 2p))
+is "${#pids[@]}" 2 'two programs launched (inferiors 1 and 2)'
+like "$GDB_OUT" '^Thread 2\.1 .*hit .*main' 'inferior 2: start without exec-file runs the last program'
+unlike "$GDB_OUT" 'Attaching to process [0-9]+ failed|Can.t kill' '  no failure'
+like "$GDB_OUT" "^\\* 3 +process $READER_PID" '  three processes on one connection'
+like "$GDB_OUT" "^ +1 +process ${pids[0]} " '  inferior 1 still there'
+like "$GDB_OUT" "^ +2 +process ${pids[1]} " '  inferior 2 still there'
+ok 'kill inferiors 1 2: the first is gone' wait_gone "${pids[0]}"
+ok '  the second is gone' wait_gone "${pids[1]}"
+like "$GDB_OUT" "^\\[Inferior 3 \\(process $READER_PID\\) detached\\]" 'detach inferiors 3'
+feed_reader hello
+reader_says hello
+ok '  the reader runs on' pid_running "$READER_PID"
+
+rsp 'qSupported:multiprocess+' "vAttach;$(printf '%x' "$READER_PID")" \
+	"vAttach;$(printf '%x' "$READER_PID")"
+like "$(sed -n 2p "$RSP_FILE")" '^T' 'raw: vAttach of the reader'
+like "$(sed -n 3p "$RSP_FILE")" '^E' '  a second vAttach of the same process is refused'
+kill -TERM "$SERVER_PID" 2>/dev/null
+server_exits
+ok 'the reader survives the server' pid_alive "$READER_PID"
+
+done_testing
