@@ -8,8 +8,11 @@
  * a gdb session: its engine is swapped for an observer engine
  * (engine_observe), the tracer core (src/tracer/) decodes each event right
  * here while the thread is stopped (its reader is engine_mem_read and
- * /proc), time stamps are taken here at the event, and the text goes to
- * the client as RSP notifications. A traced thread never waits for the
+ * /proc), time stamps are taken here at the event, and its output goes to
+ * the client as RSP notifications: not as finished text but as the
+ * records of src/tracer/trc_stream.c, so that the client lays out the
+ * lines where they meet those of the other processes it traces
+ * ("<unfinished ...>", "[pid N]", one -c table). A traced thread never waits for the
  * client's round trip: the thread goes on as soon as the line is queued.
  *
  * utraced's own packets (gdb's vendor-prefix convention, "Qcompany.name"):
@@ -18,13 +21,12 @@
  *                         session that joined a held process (rendezvous
  *                         socket or FUSE file), as its first resume-less
  *                         act. Reply OK, or Exx.
- *   Qutraced.detach       ends a pending line with " <detached ...>", adds
- *                         the -c table, and the engine leaves; reply OK
- *                         after the last text. The connection then closes.
+ *   Qutraced.detach       the engine leaves; reply OK after the last
+ *                         records. The connection then closes.
  *
  * and its notifications, in order with the replies:
  *
- *   %utraced.out:TEXT     trace text, any bytes (RSP-escaped), in order
+ *   %utraced.out:RECORDS  trace records (trc_stream.c; RSP-escaped), in order
  *   %utraced.msg:TEXT     a line for the client's stderr ("Process N attached")
  *   %utraced.exit:Wxx     the process exited with code xx (hex), or
  *   %utraced.exit:Xxx     was killed by signal xx; the connection closes
@@ -50,6 +52,7 @@
 
 #include "../engine/engine_trc.h"
 #include "../tracer/trc.h"
+#include "../tracer/trc_stream.h"
 #include "../tracer/trc_wire.h"
 
 #define TRACE_CHUNK 8192u	/* text per notification */
@@ -66,7 +69,7 @@ struct gdb_trace {
 	bool follow;	 /* -f: every thread of the process */
 	int quiet;	 /* -q: no "Process N attached" */
 	bool holding;	 /* threads are held for back-pressure */
-	struct buf text; /* trace text not yet framed into s->rsp.out */
+	struct buf text; /* trace records not yet framed into s->rsp.out */
 	struct buf pkt;	 /* a notification being built */
 };
 
@@ -105,13 +108,6 @@ static void frame_text(struct gdb_trace *tr)
 static size_t backlog(struct gdb_trace *tr)
 {
 	return tr->text.len + tr->s->rsp.out.len;
-}
-
-static void trace_write(void *ctx, const char *s, size_t n)
-{
-	struct gdb_trace *tr = ctx;
-
-	buf_append(&tr->text, s, n);
 }
 
 static void trace_on_event(void *ctx, const struct engine_event *ev)
@@ -173,7 +169,6 @@ static void trace_on_stop(void *ctx, const struct engine_stop *st)
 
 	if (st->kind != ENGINE_STOP_EXITED && st->kind != ENGINE_STOP_KILLED)
 		return; /* an observer is never stopped: nothing else comes */
-	trc_summary(tr->trc);
 	frame_text(tr);
 	if (st->kind == ENGINE_STOP_EXITED)
 		n = snprintf(end, sizeof(end), "W%02x", (unsigned)st->status & 0xff);
@@ -215,14 +210,11 @@ static void trace_free(struct gdb_trace *tr)
 }
 
 /* The threads the trace starts with: "[pid N]" prefixes count them, as strace's. */
-static void known_threads(struct gdb_trace *tr, const struct trc_wire *w)
+static void known_threads(struct gdb_trace *tr)
 {
 	pid_t tids[256];
 	size_t n = tr->follow ? engine_threads(tr->e, tids, 256) : 0;
 
-	/* the client's other processes come through other streams: stand-ins */
-	for (unsigned i = 0; i < w->peers; i++)
-		trc_thread_new(tr->trc, -1 - (pid_t)i);
 	trc_thread_new(tr->trc, tr->pid);
 	for (size_t i = 0; i < n && i < 256; i++)
 		trc_thread_new(tr->trc, tids[i]);
@@ -233,6 +225,7 @@ int gdb_handle_utraced_trace(struct gdb_session *s, const char *p, size_t len)
 	size_t plen = strlen("Qutraced.trace:");
 	struct gdb_trace *tr;
 	struct trc_wire w;
+	struct trc_sink sink;
 	struct engine *e;
 	int err = 0;
 
@@ -268,8 +261,9 @@ int gdb_handle_utraced_trace(struct gdb_session *s, const char *p, size_t len)
 	}
 	s->engine = e;
 	tr->e = e;
-	tr->trc = trc_new(&w.o, trace_write, tr);
-	known_threads(tr, &w);
+	sink = trc_stream_sink(&tr->text);
+	tr->trc = trc_new_sink(&w.o, &sink);
+	known_threads(tr);
 	s->trace = tr;
 	err = start_observing(tr, &w);
 	if (err < 0)
@@ -287,9 +281,7 @@ int gdb_handle_utraced_detach(struct gdb_session *s, const char *p, size_t len)
 	if (!tr)
 		return -EINVAL;
 	if (trace_engine(tr)) {
-		trc_flush_pending(tr->trc, " <detached ...>");
-		trc_summary(tr->trc);
-		frame_text(tr);
+		frame_text(tr);		   /* the open line, the -c table: the client's */
 		gdb_proc_detach(s, tr->e); /* the process runs on for the others */
 		tr->e = NULL;
 	}

@@ -1,0 +1,114 @@
+#!/bin/bash
+# ustrace_join: several processes utraced holds, joined by one ustrace
+# (-p A -p B), laid out as strace lays out several processes: a line one
+# process leaves open when the other's comes is split into
+# "<unfinished ...>" / "<... read resumed>", the "[pid N]" prefixes go
+# once only one process is left, and -c prints one table for both.
+# Compared with strace -p A -p B on the same scenario (two unheld
+# programs fed the same input in the same order), pids named A and B.
+. "$(dirname "$0")/../lib/e2e.sh"
+. "$(dirname "$0")/../lib/ustrace.sh"
+skip_all_for_gdbserver 'let another tracer join'
+command -v strace >/dev/null || skip_all "no strace to compare with"
+use_rundir
+
+# start_two [held]: A and B, each blocked in read() on a FIFO of its own
+# (held: each by a utraced that a gdb has continued).
+start_two() {
+	local x pid
+	for x in A B; do
+		rm -f "$WORK/$x.in"
+		mkfifo "$WORK/$x.in"
+		setsid "$CALLS" block <"$WORK/$x.in" >/dev/null 2>&1 &
+		pid=$!
+		track "$pid"
+		sleep infinity >"$WORK/$x.in" &
+		track "$!"
+		eval "$x=$pid ${x}_HOLD=$!"
+		wait_until eval '[[ $(readlink /proc/'"$pid"'/exe) == *ustrace_calls ]]' ||
+			bail "$x did not start"
+		if [[ ${1:-} == held ]]; then
+			start_server --attach :0 "$pid" || bail "utraced did not attach to $x"
+			wait_until test -S "$(rendezvous_sock "$pid")" || bail "no rendezvous socket"
+			remote_gdb_bg "$WORK/gdb$x.out" "$CALLS" continue
+		fi
+		wait_until eval '[[ $(pid_state '"$pid"') == S ]]' || bail "$x is not in read()"
+	done
+}
+
+reads() { grep -c 'read(0, "\\n", 1) *= 1' "$1"; }
+wait_reads() { wait_until eval '(( $(reads '"$1"') >= '"$2"' ))'; }
+
+# scenario OUT TRACER [OPTS]: the trace of the two (in OUT, stderr messages
+# left out), fed A, B, A, then A's input closed, then B fed again, then ^C.
+scenario() {
+	local out=$1 tracer=$2 t
+	shift 2
+	timeout -k 5 "$E2E_WAIT" "$tracer" -e trace=read,exit_group "$@" -p "$A" -p "$B" \
+		2>"$out.raw" &
+	t=$!
+	track "$t"
+	wait_until eval '(( $(grep -c "Process [0-9]* attached" '"$out.raw"') == 2 ))'
+	sleep 0.5 # the reads in progress restarted under the tracer
+	printf 'h\n' >"$WORK/A.in"
+	wait_reads "$out.raw" 1
+	printf 'h\n' >"$WORK/B.in"
+	wait_reads "$out.raw" 2
+	printf 'h\n' >"$WORK/A.in"
+	wait_reads "$out.raw" 3
+	kill "$A_HOLD"
+	wait_until eval 'grep -q "exited with 0" '"$out.raw"
+	printf 'h\n' >"$WORK/B.in"
+	wait_reads "$out.raw" 4
+	sleep 0.2
+	kill -INT "$t"
+	wait_exit "$t"
+	# from A's first whole line on (before it, the order of the two restarts is the
+	# scheduler's); strace writes "Process B detached" in the middle of the open line
+	perl -0pe 's/u?strace: Process [0-9]+ (attached|detached)\n//g' "$out.raw" |
+		sed -E "s/\\b$A\\b/A/g; s/\\b$B\\b/B/g" |
+		awk '/read\(0, "\\n", 1\)/ { on = 1 } on' >"$out"
+}
+
+start_two
+scenario "$WORK/strace.out" strace
+kill "$B_HOLD"
+wait_gone "$B"
+start_two held
+scenario "$WORK/ustrace.out" "$USTRACE"
+d=$(diff "$WORK/strace.out" "$WORK/ustrace.out")
+[[ -z $d ]]
+_tap_result $? 'two held processes: the lines strace prints, <unfinished ...> and resumed' ||
+	diag "$d" "strace:" "$(cat "$WORK/strace.out")"
+like "$(cat "$WORK/ustrace.out")" '^\[pid A\] read\(0,  <unfinished \.\.\.>$' '... a line left open by A'
+like "$(cat "$WORK/ustrace.out")" '^\[pid A\] <\.\.\. read resumed>"h", 1\) += 1$' '... resumed'
+like "$(cat "$WORK/ustrace.out")" '^read\(0, "\\n", 1\) += 1$' '... no prefix once B is alone'
+like "$(cat "$WORK/ustrace.out")" '^read\(0,  <detached \.\.\.>$' '... B'"'"'s read detached at ^C'
+ok 'B runs on' pid_alive "$B"
+kill "$B_HOLD"
+ok '... and ends when its input does' wait_gone "$B"
+
+# -c: one table for both, with the calls strace counts
+counts() { awk 'NF >= 5 && $1 ~ /^[0-9.]+$/ { print $(NF), $4, (NF == 6 ? $5 : 0) }' "$1" | sort; }
+count_scenario() { # OUT TRACER
+	local t
+	timeout -k 5 "$E2E_WAIT" "$2" -c -p "$A" -p "$B" 2>"$1" &
+	t=$!
+	track "$t"
+	wait_until eval '(( $(grep -c "Process [0-9]* attached" '"$1"') == 2 ))'
+	sleep 0.5
+	printf 'h\n' >"$WORK/A.in"
+	printf 'h\n' >"$WORK/B.in"
+	sleep 0.2
+	kill "$A_HOLD" "$B_HOLD"
+	wait_exit "$t"
+}
+start_two
+count_scenario "$WORK/strace.c" strace
+start_two held
+count_scenario "$WORK/ustrace.c" "$USTRACE"
+is "$(grep -c '^% time' "$WORK/ustrace.c")" 1 '-c, two held processes: one table'
+is "$(counts "$WORK/ustrace.c")" "$(counts "$WORK/strace.c")" '... the calls and errors strace counts'
+like "$(counts "$WORK/ustrace.c")" '^read [0-9]+ 0$' '... reads of both among them'
+
+done_testing
