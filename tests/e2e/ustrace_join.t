@@ -111,4 +111,55 @@ is "$(grep -c '^% time' "$WORK/ustrace.c")" 1 '-c, two held processes: one table
 is "$(counts "$WORK/ustrace.c")" "$(counts "$WORK/strace.c")" '... the calls and errors strace counts'
 like "$(counts "$WORK/ustrace.c")" '^read [0-9]+ 0$' '... reads of both among them'
 
+# -f through the daemon follows fork children: a shell held by utraced
+# runs a command per line it reads; the same lines as strace -f -p (pids
+# normalised, <unfinished ...> pairs joined: the interleaving is the
+# scheduler's)
+start_shell() { # [held]
+	rm -f "$WORK/sh.in"
+	mkfifo "$WORK/sh.in"
+	setsid bash -c 'while read -r x; do /bin/echo "$x"; done' <"$WORK/sh.in" >/dev/null 2>&1 &
+	SH=$!
+	track "$SH"
+	sleep infinity >"$WORK/sh.in" &
+	SH_HOLD=$!
+	track "$SH_HOLD"
+	wait_until eval '[[ $(pid_state '"$SH"') == S ]]' || bail "the shell did not start"
+	if [[ ${1:-} == held ]]; then
+		start_server --attach :0 "$SH" || bail "utraced did not attach to the shell"
+		wait_until test -S "$(rendezvous_sock "$SH")" || bail "no rendezvous socket"
+		remote_gdb_bg "$WORK/gdbsh.out" /bin/bash continue
+		sleep 0.5
+		wait_until eval '[[ $(pid_state '"$SH"') == S ]]' || bail "the shell is not reading"
+	fi
+}
+fork_scenario() { # OUT TRACER
+	local t
+	timeout -k 5 "$E2E_WAIT" "$2" -f -o "$1" -e trace=%process,write -p "$SH" 2>"$1.err" &
+	t=$!
+	track "$t"
+	wait_until file_has "$1.err" "Process $SH attached"
+	sleep 0.5
+	printf 'one\n' >"$WORK/sh.in"
+	wait_until eval '(( $(grep -c "exited with 0" '"$1"') >= 1 ))'
+	printf 'two\n' >"$WORK/sh.in"
+	wait_until eval '(( $(grep -c "exited with 0" '"$1"') >= 2 ))'
+	sleep 0.2
+	kill -INT "$t"
+	wait_exit "$t"
+	kill "$SH_HOLD"
+	wait_gone "$SH"
+}
+start_shell
+fork_scenario "$WORK/strace.f" strace
+start_shell held
+fork_scenario "$WORK/ustrace.f" "$USTRACE"
+d=$(diff <(joined "$WORK/strace.f") <(joined "$WORK/ustrace.f"))
+[[ -z $d ]]
+_tap_result $? '-f, a held shell: its fork children traced, the lines strace prints' ||
+	diag "$d" "ustrace:" "$(cat "$WORK/ustrace.f")"
+like "$(cat "$WORK/ustrace.f")" '^[0-9]+ +execve\("/bin/echo", \["/bin/echo", "two"\]' \
+	'... the second child'"'"'s execve'
+is "$(grep -c 'exited with 0' "$WORK/ustrace.f")" 2 '... both children exit'
+
 done_testing
