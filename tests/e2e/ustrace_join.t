@@ -3,7 +3,8 @@
 # (-p A -p B), laid out as strace lays out several processes: a line one
 # process leaves open when the other's comes is split into
 # "<unfinished ...>" / "<... read resumed>", the "[pid N]" prefixes go
-# once only one process is left, and -c prints one table for both.
+# once only one process is left, and -c prints one table for both.  Then
+# -f: the fork children and the new threads of a held process.
 # Compared with strace -p A -p B on the same scenario (two unheld
 # programs fed the same input in the same order), pids named A and B.
 . "$(dirname "$0")/../lib/e2e.sh"
@@ -67,6 +68,7 @@ scenario() {
 	# scheduler's); strace writes "Process B detached" in the middle of the open line
 	perl -0pe 's/u?strace: Process [0-9]+ (attached|detached)\n//g' "$out.raw" |
 		sed -E "s/\\b$A\\b/A/g; s/\\b$B\\b/B/g" |
+		sed -E 's/^\[pid +([AB])\] /[pid \1] /; s/ +=/ =/' |
 		awk '/read\(0, "\\n", 1\)/ { on = 1 } on' >"$out"
 }
 
@@ -81,7 +83,7 @@ d=$(diff "$WORK/strace.out" "$WORK/ustrace.out")
 _tap_result $? 'two held processes: the lines strace prints, <unfinished ...> and resumed' ||
 	diag "$d" "strace:" "$(cat "$WORK/strace.out")"
 like "$(cat "$WORK/ustrace.out")" '^\[pid A\] read\(0,  <unfinished \.\.\.>$' '... a line left open by A'
-like "$(cat "$WORK/ustrace.out")" '^\[pid A\] <\.\.\. read resumed>"h", 1\) += 1$' '... resumed'
+like "$(cat "$WORK/ustrace.out")" '^\[pid A\] <\.\.\. read resumed>"h", 1\) = 1$' '... resumed'
 like "$(cat "$WORK/ustrace.out")" '^read\(0, "\\n", 1\) += 1$' '... no prefix once B is alone'
 like "$(cat "$WORK/ustrace.out")" '^read\(0,  <detached \.\.\.>$' '... B'"'"'s read detached at ^C'
 ok 'B runs on' pid_alive "$B"
@@ -114,7 +116,8 @@ like "$(counts "$WORK/ustrace.c")" '^read [0-9]+ 0$' '... reads of both among th
 # -f through the daemon follows fork children: a shell held by utraced
 # runs a command per line it reads; the same lines as strace -f -p (pids
 # normalised, <unfinished ...> pairs joined: the interleaving is the
-# scheduler's)
+# scheduler's; so is whether bash reaps a child in a blocking wait4 or in
+# its SIGCHLD handler, hence no wait4)
 start_shell() { # [held]
 	rm -f "$WORK/sh.in"
 	mkfifo "$WORK/sh.in"
@@ -135,7 +138,7 @@ start_shell() { # [held]
 }
 fork_scenario() { # OUT TRACER
 	local t
-	timeout -k 5 "$E2E_WAIT" "$2" -f -o "$1" -e trace=%process,write -p "$SH" 2>"$1.err" &
+	timeout -k 5 "$E2E_WAIT" "$2" -f -o "$1" -e trace=clone,execve,write,exit_group -p "$SH" 2>"$1.err" &
 	t=$!
 	track "$t"
 	wait_until file_has "$1.err" "Process $SH attached"
@@ -161,5 +164,24 @@ _tap_result $? '-f, a held shell: its fork children traced, the lines strace pri
 like "$(cat "$WORK/ustrace.f")" '^[0-9]+ +execve\("/bin/echo", \["/bin/echo", "two"\]' \
 	'... the second child'"'"'s execve'
 is "$(grep -c 'exited with 0' "$WORK/ustrace.f")" 2 '... both children exit'
+
+# -f through the daemon, a thread made after the join: announced, and its
+# very first syscalls (rseq, set_robust_list, right after clone3) traced
+start_reader "$INFDIR/trace_loop" 3 0 gate thread
+start_server --attach :0 "$READER_PID" || bail "utraced did not attach"
+wait_until test -S "$(rendezvous_sock "$READER_PID")" || bail "no rendezvous socket"
+remote_gdb_bg "$WORK/gdbt.out" "$INFDIR/trace_loop" continue
+"$USTRACE" -f -o "$WORK/t.out" -p "$READER_PID" 2>"$WORK/t.err" &
+U=$!
+track "$U"
+wait_until file_has "$WORK/t.err" "^ustrace: Process $READER_PID attached\$"
+wait_until eval '[[ $(pid_state '"$READER_PID"') == S ]]'
+feed_reader go
+ok '-f, a new thread of a held process: ustrace ends with the program' wait_exit "$U"
+TID=$(awk '{ print $1 }' "$WORK/t.out" | sort -u | grep -vx "$READER_PID")
+is "$(wc -w <<<"$TID")" 1 '... lines of one more task: the thread'
+like "$(cat "$WORK/t.err")" "^ustrace: Process ${TID:-none} attached\$" '... the new thread is announced'
+like "$(cat "$WORK/t.out")" "^${TID:-none} +rseq\(" '... its first syscall, rseq, is there'
+like "$(cat "$WORK/t.out")" "^${TID:-none} +set_robust_list\(" '... and set_robust_list'
 
 done_testing
