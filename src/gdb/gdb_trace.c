@@ -332,7 +332,7 @@ int gdb_handle_utraced_trace(struct gdb_session *s, const char *p, size_t len)
 	}
 	s->engine = e;
 	tr->e = e;
-	sink = trc_stream_sink(&tr->text);
+	sink = trc_stream_sink(&tr->text, w.o.tstamp != 0);
 	tr->trc = trc_new_sink(&w.o, &sink);
 	known_threads(tr);
 	s->trace = tr;

@@ -10,6 +10,9 @@
  * Records, one letter each, numbers in decimal ending with ',' or ';':
  *   S tid,sec,nsec;          start a line
  *   R tid,sec,nsec,pers,nr;  resume tid's line (syscall nr of pers)
+ *   s tid;  r tid,pers,nr;   the same without the time (no -t: it is
+ *                            never printed, and the stream is what the
+ *                            daemon's back-pressure counts)
  *   T len;BYTES              text
  *   A                        pad to the "= " column
  *   E                        end the line
@@ -43,6 +46,18 @@ static void enc_resume(void *ctx, pid_t tid, const struct timespec *ts, enum trc
 		   (int)p, nr);
 }
 
+static void enc_start_nt(void *ctx, pid_t tid, const struct timespec *ts)
+{
+	(void)ts;
+	buf_printf(ctx, "s%d;", (int)tid);
+}
+
+static void enc_resume_nt(void *ctx, pid_t tid, const struct timespec *ts, enum trc_pers p, long nr)
+{
+	(void)ts;
+	buf_printf(ctx, "r%d,%d,%ld;", (int)tid, (int)p, nr);
+}
+
 static void enc_text(void *ctx, const char *s, size_t n)
 {
 	buf_printf(ctx, "T%zu;", n);
@@ -69,10 +84,16 @@ static void enc_task(void *ctx, pid_t tid, bool alive)
 	buf_printf(ctx, "%c%d;", alive ? 'N' : 'G', (int)tid);
 }
 
-struct trc_sink trc_stream_sink(struct buf *b)
+struct trc_sink trc_stream_sink(struct buf *b, bool times)
 {
-	return (struct trc_sink){b,	  enc_start, enc_resume, enc_text,
-				 enc_tab, enc_end,   enc_count,	 enc_task};
+	struct trc_sink k = {b,	      enc_start, enc_resume, enc_text,
+			     enc_tab, enc_end,	 enc_count,  enc_task};
+
+	if (!times) {
+		k.start = enc_start_nt;
+		k.resume = enc_resume_nt;
+	}
+	return k;
 }
 
 /* ---- decoding */
@@ -174,11 +195,11 @@ static bool good_tid(long long v)
 static long rx_record(struct trc_stream_rx *rx, const char *p, size_t len,
 		      const struct trc_sink *to)
 {
-	static const int nnums[128] = {
-		['S'] = 3, ['R'] = 5, ['T'] = 1, ['C'] = 4, ['N'] = 1, ['G'] = 1};
+	static const int nnums[128] = {['S'] = 3, ['R'] = 5, ['s'] = 1, ['r'] = 3,
+				       ['T'] = 1, ['C'] = 4, ['N'] = 1, ['G'] = 1};
 	long long v[MAX_NUMS];
 	unsigned char tag = (unsigned char)p[0];
-	struct timespec ts;
+	struct timespec ts = {0, 0};
 	long used;
 
 	if (tag == 'A' || tag == 'E') {
@@ -192,6 +213,15 @@ static long rx_record(struct trc_stream_rx *rx, const char *p, size_t len,
 		return used;
 	used++;
 	switch (tag) {
+	case 's': /* as S and R, at time 0 */
+	case 'r':
+		if (tag == 'r') {
+			v[4] = v[2];
+			v[3] = v[1];
+		}
+		v[1] = v[2] = 0;
+		tag = tag == 's' ? 'S' : 'R';
+		/* fall through */
 	case 'S':
 	case 'R':
 		if (!good_tid(v[0]) || v[2] < 0 || v[2] >= 1000000000)

@@ -10,8 +10,8 @@
 #include "../util/buf.h"
 #include "trc.h"
 
-/* A sink that appends its records to b. */
-struct trc_sink trc_stream_sink(struct buf *b);
+/* A sink that appends its records to b; times: lines carry their time (-t). */
+struct trc_sink trc_stream_sink(struct buf *b, bool times);
 
 /* The receiving end of one stream. */
 struct trc_stream_rx;

@@ -37,7 +37,13 @@ start_two() {
 	done
 }
 
-reads() { grep -c 'read(0, "\\n", 1) *= 1' "$1"; }
+# count REGEX FILE: lines of FILE matching REGEX; 0 while FILE is not there yet
+count() {
+	local n
+	n=$(grep -cE -- "$1" "$2" 2>/dev/null)
+	echo "${n:-0}"
+}
+reads() { count 'read\(0, "\\n", 1\) *= 1' "$1"; }
 wait_reads() { wait_until eval '(( $(reads '"$1"') >= '"$2"' ))'; }
 
 # scenario OUT TRACER [OPTS]: the trace of the two (in OUT, stderr messages
@@ -49,7 +55,7 @@ scenario() {
 		2>"$out.raw" &
 	t=$!
 	track "$t"
-	wait_until eval '(( $(grep -c "Process [0-9]* attached" '"$out.raw"') == 2 ))'
+	wait_until eval '(( $(count "Process [0-9]* attached" '"$out.raw"') == 2 ))'
 	sleep 0.5 # the reads in progress restarted under the tracer
 	printf 'h\n' >"$WORK/A.in"
 	wait_reads "$out.raw" 1
@@ -97,7 +103,7 @@ count_scenario() { # OUT TRACER
 	timeout -k 5 "$E2E_WAIT" "$2" -c -p "$A" -p "$B" 2>"$1" &
 	t=$!
 	track "$t"
-	wait_until eval '(( $(grep -c "Process [0-9]* attached" '"$1"') == 2 ))'
+	wait_until eval '(( $(count "Process [0-9]* attached" '"$1"') == 2 ))'
 	sleep 0.5
 	printf 'h\n' >"$WORK/A.in"
 	printf 'h\n' >"$WORK/B.in"
@@ -144,9 +150,9 @@ fork_scenario() { # OUT TRACER
 	wait_until file_has "$1.err" "Process $SH attached"
 	sleep 0.5
 	printf 'one\n' >"$WORK/sh.in"
-	wait_until eval '(( $(grep -c "exited with 0" '"$1"') >= 1 ))'
+	wait_until eval '(( $(count "exited with 0" '"$1"') >= 1 ))'
 	printf 'two\n' >"$WORK/sh.in"
-	wait_until eval '(( $(grep -c "exited with 0" '"$1"') >= 2 ))'
+	wait_until eval '(( $(count "exited with 0" '"$1"') >= 2 ))'
 	sleep 0.2
 	kill -INT "$t"
 	wait_exit "$t"

@@ -68,7 +68,7 @@ static void test_interleave(void)
 	buf_reset(&out);
 	tout = trc_out_new(&o, write_out, NULL);
 	shared = trc_out_sink(tout);
-	enc = trc_stream_sink(&wire);
+	enc = trc_stream_sink(&wire, false);
 	local = trc_new_sink(&o, &shared);
 	remote = trc_new_sink(&o, &enc);
 
@@ -158,6 +158,9 @@ static void test_hostile(void)
 	is_int(feed_str("S5,1"), 0, "... a cut number too");
 	is_int(feed_str("R5,0,0,1,-9223372036854775808;C0,9223372036854775807,1,-5;E"), 0,
 	       "any syscall number, any time");
+	is_int(feed_str("N5;s5;T1;xr5,0,1;AT1;yE"), 0, "lines without their time");
+	is_int(feed_str("r5,2,1;"), -1, "... an unknown personality there too");
+	is_int(feed_str("s0;"), -1, "... tid 0");
 	is_int(feed_str("X"), -1, "an unknown letter is refused");
 	is_int(feed_str("\x80"), -1, "... a high byte too");
 	is_int(feed_str("S0,1,2;"), -1, "tid 0 is refused");
