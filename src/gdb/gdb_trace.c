@@ -8,8 +8,14 @@
  * a gdb session: its engine is swapped for an observer engine
  * (engine_observe), the tracer core (src/tracer/) decodes each event right
  * here while the thread is stopped (its reader is engine_mem_read and
- * /proc), time stamps are taken here at the event, and the text goes to
- * the client as RSP notifications. A traced thread never waits for the
+ * /proc), time stamps are taken here at the event, and its output goes to
+ * the client as RSP notifications: not as finished text but as the
+ * records of src/tracer/trc_stream.c, so that the client lays out the
+ * lines where they meet those of the other processes it traces
+ * ("<unfinished ...>", "[pid N]", one -c table). With -f the fork
+ * children are traced too: the engine hands us an observer engine on each
+ * (ENGINE_OBSERVE_FORKS), kept in tr->kids until the child exits; the
+ * trace, like the session, ends with the held process. A traced thread never waits for the
  * client's round trip: the thread goes on as soon as the line is queued.
  *
  * utraced's own packets (gdb's vendor-prefix convention, "Qcompany.name"):
@@ -18,13 +24,12 @@
  *                         session that joined a held process (rendezvous
  *                         socket or FUSE file), as its first resume-less
  *                         act. Reply OK, or Exx.
- *   Qutraced.detach       ends a pending line with " <detached ...>", adds
- *                         the -c table, and the engine leaves; reply OK
- *                         after the last text. The connection then closes.
+ *   Qutraced.detach       the engine leaves; reply OK after the last
+ *                         records. The connection then closes.
  *
  * and its notifications, in order with the replies:
  *
- *   %utraced.out:TEXT     trace text, any bytes (RSP-escaped), in order
+ *   %utraced.out:RECORDS  trace records (trc_stream.c; RSP-escaped), in order
  *   %utraced.msg:TEXT     a line for the client's stderr ("Process N attached")
  *   %utraced.exit:Wxx     the process exited with code xx (hex), or
  *   %utraced.exit:Xxx     was killed by signal xx; the connection closes
@@ -50,6 +55,7 @@
 
 #include "../engine/engine_trc.h"
 #include "../tracer/trc.h"
+#include "../tracer/trc_stream.h"
 #include "../tracer/trc_wire.h"
 
 #define TRACE_CHUNK 8192u	/* text per notification */
@@ -63,11 +69,18 @@ struct gdb_trace {
 	pid_t pid;
 	struct engine_client client;
 	struct trc *trc;
-	bool follow;	 /* -f: every thread of the process */
-	int quiet;	 /* -q: no "Process N attached" */
-	bool holding;	 /* threads are held for back-pressure */
-	struct buf text; /* trace text not yet framed into s->rsp.out */
-	struct buf pkt;	 /* a notification being built */
+	bool follow;		/* -f: every thread, and fork children */
+	int quiet;		/* -q: no "Process N attached" */
+	bool holding;		/* threads are held for back-pressure */
+	struct buf text;	/* trace records not yet framed into s->rsp.out */
+	struct buf pkt;		/* a notification being built */
+	struct trace_kid *kids; /* -f: fork children, each with our observer engine */
+	size_t nkids, capkids;
+};
+
+struct trace_kid {
+	struct engine *e;
+	pid_t pid;
 };
 
 /* The observer, if it is still the session's (a stray 'D' may have taken it). */
@@ -107,17 +120,58 @@ static size_t backlog(struct gdb_trace *tr)
 	return tr->text.len + tr->s->rsp.out.len;
 }
 
-static void trace_write(void *ctx, const char *s, size_t n)
+/*
+ * -f: a fork child, traced by the observer engine the engine made for us
+ * at the fork (ENGINE_OBSERVE_FORKS); its events come to us with it.
+ */
+static void kid_new(struct gdb_trace *tr, struct engine *e, pid_t pid)
 {
-	struct gdb_trace *tr = ctx;
+	if (!e)
+		return;
+	if (tr->nkids == tr->capkids) {
+		size_t cap = tr->capkids ? 2 * tr->capkids : 8;
+		struct trace_kid *k = realloc(tr->kids, cap * sizeof(*k));
 
-	buf_append(&tr->text, s, n);
+		/*
+		 * No room: the child is left to its engine, which only observes
+		 * (it never stops it); detaching here, inside the fork's
+		 * handling, is not allowed. It goes when the tracer does.
+		 */
+		if (!k)
+			return;
+		tr->kids = k;
+		tr->capkids = cap;
+	}
+	tr->kids[tr->nkids++] = (struct trace_kid){e, pid};
+	trc_thread_new(tr->trc, pid);
+}
+
+/* A fork child's process ended: its engine leaves (on_stop, where that is allowed). */
+static bool kid_gone(struct gdb_trace *tr, pid_t pid)
+{
+	for (size_t i = 0; i < tr->nkids; i++) {
+		if (tr->kids[i].pid != pid)
+			continue;
+		engine_detach(tr->kids[i].e);
+		tr->kids[i] = tr->kids[--tr->nkids];
+		return true;
+	}
+	return false;
+}
+
+/* The trace ends: every child runs on untraced. */
+static void kids_leave(struct gdb_trace *tr)
+{
+	while (tr->nkids)
+		engine_detach(tr->kids[--tr->nkids].e);
 }
 
 static void trace_on_event(void *ctx, const struct engine_event *ev)
 {
 	struct gdb_trace *tr = ctx;
-	struct engine_trc_thread th = {tr->e, ev->tid};
+	/* a fork child's events come with its own engine, through which its memory is read */
+	struct engine *from = ev->engine ? ev->engine : tr->e;
+	struct engine_trc_thread th = {from, ev->tid};
 	struct trc_reader rd = engine_trc_reader(&th);
 	struct trc_who w = {ev->tid, TRC_PERS_64, &rd, {0, 0}, 0};
 	char msg[64];
@@ -155,12 +209,13 @@ static void trace_on_event(void *ctx, const struct engine_event *ev)
 		}
 		break;
 	case ENGINE_EV_PROC_NEW:
-		break; /* not asked for (ENGINE_OBSERVE_FORKS): the daemon follows threads only */
+		kid_new(tr, ev->child, ev->child_pid);
+		break;
 	}
 	if (tr->text.len >= TRACE_CHUNK)
 		frame_text(tr);
 	if ((ev->kind == ENGINE_EV_SYSCALL_ENTRY || ev->kind == ENGINE_EV_SYSCALL_EXIT) &&
-	    backlog(tr) > TRACE_HIGH && engine_observe_hold(tr->e, ev->tid) == 0)
+	    backlog(tr) > TRACE_HIGH && engine_observe_hold(from, ev->tid) == 0)
 		tr->holding = true;
 }
 
@@ -173,7 +228,15 @@ static void trace_on_stop(void *ctx, const struct engine_stop *st)
 
 	if (st->kind != ENGINE_STOP_EXITED && st->kind != ENGINE_STOP_KILLED)
 		return; /* an observer is never stopped: nothing else comes */
-	trc_summary(tr->trc);
+	if (st->pid != tr->pid) {
+		kid_gone(tr, st->pid);
+		return;
+	}
+	/*
+	 * The trace is the process's: children still alive are let go with it
+	 * (the session, and the daemon's hold, end with the process).
+	 */
+	kids_leave(tr);
 	frame_text(tr);
 	if (st->kind == ENGINE_STOP_EXITED)
 		n = snprintf(end, sizeof(end), "W%02x", (unsigned)st->status & 0xff);
@@ -199,6 +262,7 @@ static int start_observing(struct gdb_trace *tr, const struct trc_wire *w)
 
 	rc = engine_observe(tr->e,
 			    ENGINE_OBSERVE_SYSCALLS | ENGINE_OBSERVE_SIGNALS |
+				    (w->follow ? ENGINE_OBSERVE_FORKS : 0) |
 				    (w->o.count != TRC_COUNT_OFF && !w->o.count_wall
 					     ? ENGINE_OBSERVE_STIME
 					     : 0),
@@ -208,6 +272,8 @@ static int start_observing(struct gdb_trace *tr, const struct trc_wire *w)
 
 static void trace_free(struct gdb_trace *tr)
 {
+	kids_leave(tr);
+	free(tr->kids);
 	trc_free(tr->trc);
 	buf_free(&tr->text);
 	buf_free(&tr->pkt);
@@ -215,14 +281,11 @@ static void trace_free(struct gdb_trace *tr)
 }
 
 /* The threads the trace starts with: "[pid N]" prefixes count them, as strace's. */
-static void known_threads(struct gdb_trace *tr, const struct trc_wire *w)
+static void known_threads(struct gdb_trace *tr)
 {
 	pid_t tids[256];
 	size_t n = tr->follow ? engine_threads(tr->e, tids, 256) : 0;
 
-	/* the client's other processes come through other streams: stand-ins */
-	for (unsigned i = 0; i < w->peers; i++)
-		trc_thread_new(tr->trc, -1 - (pid_t)i);
 	trc_thread_new(tr->trc, tr->pid);
 	for (size_t i = 0; i < n && i < 256; i++)
 		trc_thread_new(tr->trc, tids[i]);
@@ -233,6 +296,7 @@ int gdb_handle_utraced_trace(struct gdb_session *s, const char *p, size_t len)
 	size_t plen = strlen("Qutraced.trace:");
 	struct gdb_trace *tr;
 	struct trc_wire w;
+	struct trc_sink sink;
 	struct engine *e;
 	int err = 0;
 
@@ -268,8 +332,9 @@ int gdb_handle_utraced_trace(struct gdb_session *s, const char *p, size_t len)
 	}
 	s->engine = e;
 	tr->e = e;
-	tr->trc = trc_new(&w.o, trace_write, tr);
-	known_threads(tr, &w);
+	sink = trc_stream_sink(&tr->text, w.o.tstamp != 0);
+	tr->trc = trc_new_sink(&w.o, &sink);
+	known_threads(tr);
 	s->trace = tr;
 	err = start_observing(tr, &w);
 	if (err < 0)
@@ -287,9 +352,8 @@ int gdb_handle_utraced_detach(struct gdb_session *s, const char *p, size_t len)
 	if (!tr)
 		return -EINVAL;
 	if (trace_engine(tr)) {
-		trc_flush_pending(tr->trc, " <detached ...>");
-		trc_summary(tr->trc);
-		frame_text(tr);
+		frame_text(tr); /* the open line, the -c table: the client's */
+		kids_leave(tr);
 		gdb_proc_detach(s, tr->e); /* the process runs on for the others */
 		tr->e = NULL;
 	}
@@ -310,6 +374,8 @@ void gdb_trace_pump(struct gdb_session *s)
 		tr->holding = false;
 		if (trace_engine(tr))
 			engine_observe_release(tr->e);
+		for (size_t i = 0; i < tr->nkids; i++)
+			engine_observe_release(tr->kids[i].e);
 	}
 }
 

@@ -110,10 +110,42 @@ struct trc_who {
 
 typedef void (*trc_write_fn)(void *ctx, const char *s, size_t n);
 
+/*
+ * What a core's output is made of: lines started, resumed, written,
+ * padded to the "= " column and ended, -c counts and the tasks known (for
+ * "[pid N]"). A struct trc_out (trc_out.c) turns it into strace's text;
+ * trc_stream.c carries it across a byte stream (the daemon's trace) into
+ * another process's trc_out.
+ */
+struct trc_sink {
+	void *ctx;
+	/* a new line of tid (the open one, another's, ends " <unfinished ...>") */
+	void (*start)(void *ctx, pid_t tid, const struct timespec *ts);
+	/* the exit half of tid's nr: "<... name resumed>" if its line was closed */
+	void (*resume)(void *ctx, pid_t tid, const struct timespec *ts, enum trc_pers p, long nr);
+	void (*text)(void *ctx, const char *s, size_t n);
+	void (*tab)(void *ctx); /* spaces up to the "= " column */
+	void (*end)(void *ctx); /* "\n": the line is done */
+	void (*count)(void *ctx, enum trc_pers p, long nr, bool error, int64_t ns);
+	void (*task)(void *ctx, pid_t tid, bool alive);
+};
+
+/* The text of one or more cores, written through write(ctx, ...). Copies o. */
+struct trc_out;
+struct trc_out *trc_out_new(const struct trc_opts *o, trc_write_fn write, void *ctx);
+void trc_out_free(struct trc_out *out);
+struct trc_sink trc_out_sink(struct trc_out *out);
+/* Ends an open partial line with note (" <detached ...>" when leaving). */
+void trc_out_flush_pending(struct trc_out *out, const char *note);
+/* The -c/-C table of every core's calls. */
+void trc_out_summary(struct trc_out *out);
+
 struct trc;
 
-/* A tracer writing through write(ctx, ...). Copies o. Never fails. */
+/* A tracer writing through write(ctx, ...), with a trc_out of its own. Copies o. Never fails. */
 struct trc *trc_new(const struct trc_opts *o, trc_write_fn write, void *ctx);
+/* A tracer whose output goes to sink (a shared trc_out, a stream). */
+struct trc *trc_new_sink(const struct trc_opts *o, const struct trc_sink *sink);
 void trc_free(struct trc *t);
 
 /*
@@ -134,9 +166,8 @@ void trc_forget(struct trc *t, pid_t tid);
 /* A new thread or child now traced (counts for the "[pid N]" prefix). */
 void trc_thread_new(struct trc *t, pid_t tid);
 
-/* Ends a pending partial line with note (" <detached ...>" when leaving). */
+/* trc_new's tracer: trc_out_flush_pending and trc_out_summary of its own trc_out. */
 void trc_flush_pending(struct trc *t, const char *note);
-/* The -c/-C table, written through the write callback. */
 void trc_summary(struct trc *t);
 
 /* Syscall tables. */

@@ -1,20 +1,19 @@
 /*
- * trc_core.c: the line discipline: who prints when, and what a line ends with.
+ * trc_core.c: events in, the pieces of strace's lines out.
  *
- * strace writes the entry half of a syscall line at once (so a blocked
- * read shows), and the rest at exit. When another thread's line comes in
- * between, the pending one is closed with " <unfinished ...>" and the exit
- * later starts a new line with "<... name resumed>". One pointer
- * (t->printing) says whose line is open at the end of the output; the
- * column count gives tabto() the padding before "= ". With -z/-Z a line is
- * kept back ("staged") until the return value says whether it is shown.
+ * Per thread: the syscall in flight (its arguments and what the decoder
+ * kept from entry to exit), what is shown, how a line ends ("= ?",
+ * "+++ exited with N +++"). The line discipline itself (whose line is
+ * open, "<unfinished ...>", the "= " column, "[pid N]") is the sink's
+ * (trc_out.c), so that it can be shared by cores that run in different
+ * processes. With -z/-Z a line is kept back ("staged") until the return
+ * value says whether it is shown.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
-#include "trc_count.h"
 #include "trc_int.h"
 
 /* The kernel's restart codes, which never reach user space as errno. */
@@ -37,19 +36,15 @@ struct trc_thr {
 	uint64_t aux;
 	struct timespec entry_ts;
 	int64_t entry_stime; /* ns */
-	struct buf staged;
+	struct buf staged;   /* -z/-Z: the entry half ("name(args"), no leader */
 };
 
 struct trc {
 	struct trc_opts o;
-	trc_write_fn write;
-	void *wctx;
+	struct trc_sink sink;
+	struct trc_out *own; /* trc_new's */
 	struct trc_thr *threads;
-	unsigned nthreads;
-	struct trc_thr *printing; /* whose line is open at the end of the output */
-	size_t col;		  /* characters on the output's current line */
-	struct buf out;		  /* text not yet written */
-	struct trc_counts *counts;
+	struct buf pre, post; /* a line's text before and after the "= " column */
 };
 
 void trc_opts_init(struct trc_opts *o)
@@ -61,18 +56,26 @@ void trc_opts_init(struct trc_opts *o)
 	memset(&o->signals, 0xff, sizeof(o->signals));
 }
 
-struct trc *trc_new(const struct trc_opts *o, trc_write_fn write, void *ctx)
+struct trc *trc_new_sink(const struct trc_opts *o, const struct trc_sink *sink)
 {
 	struct trc *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		abort();
 	t->o = *o;
-	t->write = write;
-	t->wctx = ctx;
-	buf_init(&t->out);
-	if (o->count != TRC_COUNT_OFF)
-		t->counts = trc_counts_new();
+	t->sink = *sink;
+	buf_init(&t->pre);
+	buf_init(&t->post);
+	return t;
+}
+
+struct trc *trc_new(const struct trc_opts *o, trc_write_fn write, void *ctx)
+{
+	struct trc_out *out = trc_out_new(o, write, ctx);
+	struct trc_sink sink = trc_out_sink(out);
+	struct trc *t = trc_new_sink(o, &sink);
+
+	t->own = out;
 	return t;
 }
 
@@ -87,8 +90,9 @@ void trc_free(struct trc *t)
 		buf_free(&th->staged);
 		free(th);
 	}
-	buf_free(&t->out);
-	trc_counts_free(t->counts);
+	buf_free(&t->pre);
+	buf_free(&t->post);
+	trc_out_free(t->own);
 	free(t);
 }
 
@@ -109,7 +113,7 @@ static struct trc_thr *thr_get(struct trc *t, pid_t tid, bool create)
 	buf_init(&th->staged);
 	th->next = t->threads;
 	t->threads = th;
-	t->nthreads++;
+	t->sink.task(t->sink.ctx, tid, true);
 	return th;
 }
 
@@ -126,100 +130,34 @@ void trc_forget(struct trc *t, pid_t tid)
 		if (th->tid != tid)
 			continue;
 		*pp = th->next;
-		if (t->printing == th)
-			t->printing = NULL;
 		buf_free(&th->staged);
 		free(th);
-		t->nthreads--;
+		t->sink.task(t->sink.ctx, tid, false);
 		return;
 	}
 }
 
-/* Hand what is in t->out to the writer, keeping the column count. */
-static void flush_out(struct trc *t)
+/* The sink's calls, shorter. */
+static void out_text(struct trc *t, const struct buf *b)
 {
-	const char *nl;
-
-	if (!t->out.len)
-		return;
-	nl = memrchr(t->out.data, '\n', t->out.len);
-	t->col = nl ? t->out.len - (size_t)(nl + 1 - t->out.data) : t->col + t->out.len;
-	t->write(t->wctx, t->out.data, t->out.len);
-	buf_reset(&t->out);
+	if (b->len)
+		t->sink.text(t->sink.ctx, b->data, b->len);
 }
 
-/* Column of the end of b, where b continues the output's current line. */
-static size_t col_after(struct trc *t, const struct buf *b, size_t start_col)
+static void out_str(struct trc *t, const char *s)
 {
-	const char *nl = memrchr(b->data, '\n', b->len);
-
-	(void)t;
-	return nl ? b->len - (size_t)(nl + 1 - b->data) : start_col + b->len;
+	t->sink.text(t->sink.ctx, s, strlen(s));
 }
 
-static void print_time(struct trc *t, struct buf *b, const struct timespec *ts)
+static void out_end(struct trc *t)
 {
-	struct tm tm;
-	time_t sec = ts->tv_sec;
-	char hms[16];
-
-	if (t->o.tstamp == 3) {
-		buf_printf(b, "%lld.%06ld ", (long long)sec, ts->tv_nsec / 1000);
-		return;
-	}
-	if (!localtime_r(&sec, &tm)) {
-		buf_printf(b, "%lld ", (long long)sec);
-		return;
-	}
-	strftime(hms, sizeof(hms), "%T", &tm);
-	if (t->o.tstamp == 2)
-		buf_printf(b, "%s.%06ld ", hms, ts->tv_nsec / 1000);
-	else
-		buf_printf(b, "%s ", hms);
-}
-
-/* Start a line for th in b: the pid prefix and the time stamp. */
-static void leader_text(struct trc *t, struct buf *b, struct trc_thr *th, const struct timespec *ts)
-{
-	if (t->o.pfx == TRC_PFX_PLAIN)
-		buf_printf(b, "%-5u ", (unsigned)th->tid);
-	else if (t->nthreads > 1)
-		buf_printf(b, "[pid %5u] ", (unsigned)th->tid);
-	if (t->o.tstamp)
-		print_time(t, b, ts);
-}
-
-/* Close whatever line is open (" <unfinished ...>"): th's line comes next. */
-static void take_line(struct trc *t, struct trc_thr *th)
-{
-	if (t->printing && t->col != 0)
-		buf_puts(&t->out, " <unfinished ...>\n");
-	t->printing = th;
-	t->col = 0;
-}
-
-static void leader(struct trc *t, struct trc_thr *th, const struct timespec *ts)
-{
-	take_line(t, th);
-	leader_text(t, &t->out, th, ts);
-}
-
-static void line_ended(struct trc *t)
-{
-	flush_out(t);
-	t->printing = NULL;
-	t->col = 0;
+	t->sink.end(t->sink.ctx);
 }
 
 void trc_flush_pending(struct trc *t, const char *note)
 {
-	if (t->printing && t->col != 0) {
-		buf_puts(&t->out, note);
-		buf_putc(&t->out, '\n');
-		flush_out(t);
-	}
-	t->printing = NULL;
-	t->col = 0;
+	if (t->own)
+		trc_out_flush_pending(t->own, note);
 }
 
 static bool traced(const struct trc *t, enum trc_pers p, long nr)
@@ -294,21 +232,17 @@ void trc_syscall_entry(struct trc *t, const struct trc_who *w, long nr, const ui
 	if (!th->shown || t->o.count == TRC_COUNT_ONLY)
 		return;
 	th->staging = t->o.only_ok || t->o.only_fail;
-	if (th->staging) {
-		b = &th->staged;
-		buf_reset(b);
-		leader_text(t, b, th, &w->ts);
-	} else {
-		leader(t, th, &w->ts);
-		b = &t->out;
-	}
+	b = th->staging ? &th->staged : &t->pre;
+	buf_reset(b);
 	print_name(b, w->pers, nr);
 	buf_putc(b, '(');
 	call_init(t, &c, w, th, b);
 	th->rv = run_decoder(&c, nr);
 	th->aux = c.aux;
-	if (!th->staging)
-		flush_out(t);
+	if (!th->staging) {
+		t->sink.start(t->sink.ctx, w->tid, &w->ts);
+		out_text(t, b);
+	}
 }
 
 static void print_errno(struct buf *b, int64_t ret)
@@ -368,15 +302,6 @@ static void print_retval(struct trc_call *c, int rv)
 		buf_printf(c->b, " (%s)", c->auxstr);
 }
 
-/* Spaces up to the "= " column. */
-static void tabto(struct trc *t, struct buf *b, size_t start_col)
-{
-	size_t col = col_after(t, b, start_col);
-
-	while (col++ < t->o.acolumn)
-		buf_putc(b, ' ');
-}
-
 static void print_elapsed(struct buf *b, const struct timespec *from, const struct timespec *to)
 {
 	long long ns = (to->tv_sec - from->tv_sec) * 1000000000ll + (to->tv_nsec - from->tv_nsec);
@@ -386,22 +311,10 @@ static void print_elapsed(struct buf *b, const struct timespec *from, const stru
 	buf_printf(b, " <%lld.%06lld>", ns / 1000000000ll, ns % 1000000000ll / 1000);
 }
 
-/* Start the exit half: on the open line, or "<... name resumed>" on a new one. */
-static struct buf *resume_line(struct trc *t, struct trc_thr *th, const struct timespec *ts,
-			       size_t *start_col)
+/* The exit half: "<... name resumed>" if another line came in between. */
+static void resume_line(struct trc *t, struct trc_thr *th, const struct timespec *ts)
 {
-	if (th->staging) {
-		*start_col = 0;
-		return &th->staged;
-	}
-	if (t->printing != th) {
-		leader(t, th, ts);
-		buf_puts(&t->out, "<... ");
-		print_name(&t->out, th->pers, th->nr);
-		buf_puts(&t->out, " resumed>");
-	}
-	*start_col = t->col;
-	return &t->out;
+	t->sink.resume(t->sink.ctx, th->tid, ts, th->pers, th->nr);
 }
 
 static int64_t ts_ns(const struct timespec *ts)
@@ -420,7 +333,6 @@ void trc_syscall_exit(struct trc *t, const struct trc_who *w, int64_t ret)
 {
 	struct trc_thr *th = thr_get(t, w->tid, true);
 	struct trc_call c;
-	size_t col;
 	int rv;
 
 	if (!th->in_syscall)
@@ -429,57 +341,59 @@ void trc_syscall_exit(struct trc *t, const struct trc_who *w, int64_t ret)
 	th->prev_nr = th->nr;
 	if (!th->shown)
 		return;
-	if (t->counts)
-		trc_counts_add(t->counts, th->pers, th->nr, is_error(th->pers, ret),
-			       t->o.count_wall ? ts_ns(&w->ts) - ts_ns(&th->entry_ts)
-					       : w->stime_ns - th->entry_stime);
+	if (t->o.count != TRC_COUNT_OFF)
+		t->sink.count(t->sink.ctx, th->pers, th->nr, is_error(th->pers, ret),
+			      t->o.count_wall ? ts_ns(&w->ts) - ts_ns(&th->entry_ts)
+					      : w->stime_ns - th->entry_stime);
 	if (t->o.count == TRC_COUNT_ONLY)
 		return;
-	call_init(t, &c, w, th, resume_line(t, th, &w->ts, &col));
+	buf_reset(&t->pre);
+	buf_reset(&t->post);
+	call_init(t, &c, w, th, &t->pre);
 	c.exiting = true;
 	c.ret = th->pers == TRC_PERS_32 ? (int32_t)ret : ret;
 	c.failed = is_error(th->pers, ret);
 	rv = th->rv;
 	if (!(rv & RV_DECODED))
 		rv = run_decoder(&c, th->nr);
-	buf_puts(c.b, ") ");
-	tabto(t, c.b, col);
+	buf_puts(&t->pre, ") ");
+	c.b = &t->post;
 	print_retval(&c, rv);
 	if (t->o.show_time)
-		print_elapsed(c.b, &th->entry_ts, &w->ts);
-	buf_putc(c.b, '\n');
+		print_elapsed(&t->post, &th->entry_ts, &w->ts);
 	if (th->staging) {
 		th->staging = false;
-		if (c.failed ? t->o.only_fail : t->o.only_ok) {
-			take_line(t, th);
-			buf_append(&t->out, th->staged.data, th->staged.len);
-		}
-		buf_reset(&th->staged);
+		if (!(c.failed ? t->o.only_fail : t->o.only_ok))
+			return;
+		/* shown: the whole line at once, as of its entry */
+		t->sink.start(t->sink.ctx, th->tid, &th->entry_ts);
+		out_text(t, &th->staged);
+	} else {
+		resume_line(t, th, &w->ts);
 	}
-	line_ended(t);
+	out_text(t, &t->pre);
+	t->sink.tab(t->sink.ctx);
+	out_text(t, &t->post);
+	out_end(t);
 }
 
 /* The thread ends inside a syscall (exit_group, or killed): "= ?". */
 static void end_in_syscall(struct trc *t, struct trc_thr *th, const struct timespec *ts)
 {
-	size_t col;
-	struct buf *b;
-
 	if (!th->in_syscall || !th->shown || t->o.count == TRC_COUNT_ONLY)
 		return;
 	th->in_syscall = false;
 	if (th->staging) {
 		th->staging = false;
-		buf_reset(&th->staged);
 		return;
 	}
-	b = resume_line(t, th, ts, &col);
+	resume_line(t, th, ts);
 	if (!(th->rv & RV_DECODED))
-		buf_puts(b, " <unfinished ...>");
-	buf_puts(b, ") ");
-	tabto(t, b, col);
-	buf_puts(b, "= ?\n");
-	line_ended(t);
+		out_str(t, " <unfinished ...>");
+	out_str(t, ") ");
+	t->sink.tab(t->sink.ctx);
+	out_str(t, "= ?");
+	out_end(t);
 }
 
 void trc_signal(struct trc *t, const struct trc_who *w, const siginfo_t *si)
@@ -490,16 +404,26 @@ void trc_signal(struct trc *t, const struct trc_who *w, const siginfo_t *si)
 
 	if (t->o.count == TRC_COUNT_ONLY || !trc_set_has(&t->o.signals, (unsigned)si->si_signo))
 		return;
-	leader(t, th, &w->ts);
+	buf_reset(&t->pre);
 	if (name)
-		buf_printf(&t->out, "--- %s ", name);
+		buf_printf(&t->pre, "--- %s ", name);
 	else
-		buf_printf(&t->out, "--- %d ", si->si_signo);
+		buf_printf(&t->pre, "--- %d ", si->si_signo);
 	th->pers = w->pers;
-	call_init(t, &c, w, th, &t->out);
+	call_init(t, &c, w, th, &t->pre);
 	tp_siginfo(&c, si);
-	buf_puts(&t->out, " ---\n");
-	line_ended(t);
+	buf_puts(&t->pre, " ---");
+	t->sink.start(t->sink.ctx, w->tid, &w->ts);
+	out_text(t, &t->pre);
+	out_end(t);
+}
+
+/* A line of its own: "+++ exited with 0 +++". */
+static void note_line(struct trc *t, const struct trc_who *w)
+{
+	t->sink.start(t->sink.ctx, w->tid, &w->ts);
+	out_text(t, &t->pre);
+	out_end(t);
 }
 
 void trc_exited(struct trc *t, const struct trc_who *w, int status)
@@ -508,9 +432,9 @@ void trc_exited(struct trc *t, const struct trc_who *w, int status)
 
 	end_in_syscall(t, th, &w->ts);
 	if (t->o.count != TRC_COUNT_ONLY && t->o.quiet < 2) {
-		leader(t, th, &w->ts);
-		buf_printf(&t->out, "+++ exited with %d +++\n", status);
-		line_ended(t);
+		buf_reset(&t->pre);
+		buf_printf(&t->pre, "+++ exited with %d +++", status);
+		note_line(t, w);
 	}
 	trc_forget(t, w->tid);
 }
@@ -522,28 +446,20 @@ void trc_killed(struct trc *t, const struct trc_who *w, int sig, bool core)
 
 	end_in_syscall(t, th, &w->ts);
 	if (t->o.count != TRC_COUNT_ONLY && trc_set_has(&t->o.signals, (unsigned)sig)) {
-		leader(t, th, &w->ts);
+		buf_reset(&t->pre);
 		if (name)
-			buf_printf(&t->out, "+++ killed by %s %s+++\n", name,
+			buf_printf(&t->pre, "+++ killed by %s %s+++", name,
 				   core ? "(core dumped) " : "");
 		else
-			buf_printf(&t->out, "+++ killed by %d %s+++\n", sig,
+			buf_printf(&t->pre, "+++ killed by %d %s+++", sig,
 				   core ? "(core dumped) " : "");
-		line_ended(t);
+		note_line(t, w);
 	}
 	trc_forget(t, w->tid);
 }
 
 void trc_summary(struct trc *t)
 {
-	struct buf b;
-
-	if (!t->counts)
-		return;
-	trc_flush_pending(t, " <unfinished ...>");
-	buf_init(&b);
-	trc_counts_print(t->counts, &b);
-	if (b.len)
-		t->write(t->wctx, b.data, b.len);
-	buf_free(&b);
+	if (t->own)
+		trc_out_summary(t->own);
 }

@@ -1,7 +1,7 @@
 /*
  * trc_wire.c: struct trc_wire to text and back (see trc_wire.h).
  *
- * "v=2;s=32;a=40;t=0;T=0;y=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;n=0;t64=HEX;t32=HEX;sig=HEX":
+ * "v=3;s=32;a=40;t=0;T=0;y=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;t64=HEX;t32=HEX;sig=HEX":
  * numbers in decimal, sets as their 64-bit words in hex, most significant
  * digit first, word 0 first. Every key must be there exactly as the
  * version says: a daemon and a ustrace that disagree fail loudly rather
@@ -13,7 +13,7 @@
 
 #include "trc_wire.h"
 
-#define WIRE_VERSION 2
+#define WIRE_VERSION 3
 #define SET_WORDS    (TRC_SET_MAX / 64)
 #define SET_HEX	     (SET_WORDS * 16)
 
@@ -36,7 +36,6 @@ enum {
 	N_WALL,
 	N_PFX,
 	N_FOLLOW,
-	N_PEERS,
 	N_NUMS
 };
 
@@ -53,7 +52,6 @@ static const struct wire_num nums[N_NUMS] = {
 	[N_WALL] = {"w", 1},
 	[N_PFX] = {"p", TRC_PFX_PLAIN},
 	[N_FOLLOW] = {"f", 1},
-	[N_PEERS] = {"n", 4096},
 };
 
 static void get_nums(const struct trc_wire *w, unsigned v[N_NUMS])
@@ -70,7 +68,6 @@ static void get_nums(const struct trc_wire *w, unsigned v[N_NUMS])
 	v[N_WALL] = w->o.count_wall;
 	v[N_PFX] = w->o.pfx;
 	v[N_FOLLOW] = w->follow;
-	v[N_PEERS] = w->peers;
 }
 
 static void put_nums(struct trc_wire *w, const unsigned v[N_NUMS])
@@ -87,7 +84,6 @@ static void put_nums(struct trc_wire *w, const unsigned v[N_NUMS])
 	w->o.count_wall = v[N_WALL];
 	w->o.pfx = (enum trc_pfx)v[N_PFX];
 	w->follow = v[N_FOLLOW];
-	w->peers = v[N_PEERS];
 }
 
 static int put_set(char *out, size_t room, const char *key, const struct trc_set *set)

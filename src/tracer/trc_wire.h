@@ -7,7 +7,7 @@
  * tracer core with ustrace's options and to stream the text back. This is
  * the form those options travel in: every field of struct trc_opts that
  * changes the output, plus what the daemon needs to know about the client.
- * Printable text with no RSP special characters ("v=2;s=32;...;t64=HEX"),
+ * Printable text with no RSP special characters ("v=3;s=32;...;t64=HEX"),
  * so it goes in a packet as it is; pure, so both sides share it and it is
  * unit-tested (tests/unit/trc_wire_test.c).
  */
@@ -24,8 +24,7 @@
 
 struct trc_wire {
 	struct trc_opts o;
-	bool follow;	/* -f: every thread, not only the one given */
-	unsigned peers; /* other processes this ustrace traces (for "[pid N]" prefixes) */
+	bool follow; /* -f: every thread and fork child, not only the one given */
 };
 
 /* The text of w into out[outlen] (NUL-terminated); its length, or -1 if too small. */

@@ -48,7 +48,8 @@ int ust_run(struct ust_opts *o);
 
 /*
  * Joining a process utraced holds, through RUNDIR/<pid>.sock (ustrace_join.c).
- * What the daemon streams goes to out (trace text) and msg (stderr lines).
+ * What the daemon streams goes to out (trace records, src/tracer/trc_stream.c)
+ * and msg (stderr lines).
  */
 struct ust_join;
 struct trc_wire;

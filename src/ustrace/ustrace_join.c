@@ -8,8 +8,8 @@
  * (Qutraced.trace, see src/gdb/gdb_trace.c): the daemon runs the tracer
  * core itself, at the events, and streams the text back as notifications.
  * This file frames the few packets ustrace sends and unframes what comes
- * back; everything it receives is text to copy, a line for stderr, or the
- * end of the process.
+ * back; everything it receives is trace records (src/tracer/trc_stream.c,
+ * laid out by ustrace_run.c), a line for stderr, or the end of the process.
  *
  * The reader is our own rather than src/rsp's, which parses what a client
  * sends a server: the daemon run-length encodes its packets.

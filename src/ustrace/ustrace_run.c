@@ -17,10 +17,11 @@
  * is rebuilt from our own argv and environment, read through a reader of
  * our own memory: the same decoder prints it.
  *
- * With several -p, the text comes from several sources (our tracer core,
- * and one daemon stream per joined process), so each source's text is
- * written a whole line at a time: lines never mix, though a line another
- * source interrupts is not split into <unfinished ...> / <... resumed>.
+ * Our tracer core and every daemon stream (the records of
+ * src/tracer/trc_stream.c, one stream per joined process) feed one
+ * trc_out: the lines of all of them interleave as strace's would
+ * ("<unfinished ...>" / "<... resumed>", "[pid N]" while more than one
+ * task is traced), and -c prints one table for all.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +37,7 @@
 
 #include "../engine/engine.h"
 #include "../engine/engine_trc.h"
+#include "../tracer/trc_stream.h"
 #include "../tracer/trc_wire.h"
 #include "../util/buf.h"
 #include "ustrace.h"
@@ -46,9 +48,9 @@ struct ust;
 
 struct ust_proc {
 	struct ust *u;
-	struct engine *e;   /* our private engine, or NULL ... */
-	struct ust_join *j; /* ... when utraced traces it for us */
-	struct buf part;    /* the daemon's text after its last newline (several sources) */
+	struct engine *e;	  /* our private engine, or NULL ... */
+	struct ust_join *j;	  /* ... when utraced traces it for us */
+	struct trc_stream_rx *rx; /* its records */
 	pid_t pid;
 	bool gone; /* its exit was reported */
 };
@@ -62,17 +64,17 @@ struct ust_kid {
 struct ust {
 	struct ust_opts *o;
 	struct tracer *t;
-	struct trc *trc;
+	struct trc *trc;      /* our core */
+	struct trc_out *tout; /* where its lines and the daemon's meet */
+	struct trc_sink sink; /* tout's */
 	FILE *out;
 	struct ust_proc procs[UST_MAX_PIDS];
 	size_t nprocs;
 	size_t alive;
 	int status;	      /* the launched program's: exit code, or 0x100 | signal */
 	bool seccomp;	      /* --seccomp-bpf asked and possible (seccomp_wanted) */
-	bool lines;	      /* several sources: whole lines only (see the top) */
 	struct ust_kid *kids; /* -f: fork children (alive counts them) */
 	size_t nkids, capkids;
-	struct buf part; /* our tracer core's text after its last newline */
 };
 
 static void now(struct timespec *ts)
@@ -80,49 +82,19 @@ static void now(struct timespec *ts)
 	clock_gettime(CLOCK_REALTIME, ts);
 }
 
-/* Text of one source: as it comes, or with several sources whole lines only. */
-static void src_write(struct ust *u, struct buf *part, const char *s, size_t n)
-{
-	const char *nl;
-
-	if (!u->lines) {
-		fwrite(s, 1, n, u->out);
-		return;
-	}
-	nl = memrchr(s, '\n', n);
-	if (!nl) {
-		buf_append(part, s, n);
-		return;
-	}
-	if (part->len) {
-		fwrite(part->data, 1, part->len, u->out);
-		buf_reset(part);
-	}
-	fwrite(s, 1, (size_t)(nl + 1 - s), u->out);
-	buf_append(part, nl + 1, (size_t)(s + n - (nl + 1)));
-}
-
-/* An unfinished line of a source that ended. */
-static void src_flush(struct ust *u, struct buf *part)
-{
-	if (part->len)
-		fwrite(part->data, 1, part->len, u->out);
-	buf_reset(part);
-}
-
 static void out_write(void *ctx, const char *s, size_t n)
 {
 	struct ust *u = ctx;
 
-	src_write(u, &u->part, s, n);
+	fwrite(s, 1, n, u->out);
 }
 
-/* What the daemon streams for a joined process. */
+/* What the daemon streams for a joined process: records for our trc_out. */
 static void join_out(void *ctx, const char *s, size_t n)
 {
 	struct ust_proc *up = ctx;
 
-	src_write(up->u, &up->part, s, n);
+	trc_stream_feed(up->rx, s, n, &up->u->sink);
 }
 
 static void join_msg(void *ctx, const char *s, size_t n)
@@ -393,21 +365,6 @@ static int start_launch(struct ust *u)
 	return observe(u, up) ? -1 : 0;
 }
 
-/* Distinct pids of -p other than pid: the processes its lines are told apart from. */
-static unsigned peers_of(const struct ust_opts *o, pid_t pid)
-{
-	unsigned n = 0;
-
-	for (size_t i = 0; i < o->npids; i++) {
-		size_t k;
-
-		for (k = 0; k < i && o->pids[k] != o->pids[i]; k++)
-			;
-		n += k == i && o->pids[i] != pid;
-	}
-	return n;
-}
-
 static const struct ust_join_cb *join_cb(struct ust_proc *up)
 {
 	static struct ust_join_cb cb;
@@ -422,14 +379,12 @@ static const struct ust_join_cb *join_cb(struct ust_proc *up)
  */
 static int join(struct ust *u, struct ust_proc *up)
 {
-	struct trc_wire w = {u->o->trc, u->o->follow, peers_of(u->o, up->pid)};
+	struct trc_wire w = {u->o->trc, u->o->follow};
 	char err[256];
 	int rc = ust_join_open(&up->j, up->pid, &w, join_cb(up), err, sizeof(err));
 
 	if (rc < 0)
 		fprintf(stderr, "ustrace: attach: pid %d: %s\n", (int)up->pid, err);
-	if (rc > 0) /* our own lines are told apart from its: a stand-in thread */
-		trc_thread_new(u->trc, -up->pid);
 	return rc;
 }
 
@@ -445,19 +400,18 @@ static int start_attach(struct ust *u)
 
 		up->u = u;
 		up->pid = u->o->pids[i];
-		buf_init(&up->part);
+		up->rx = trc_stream_rx_new();
 		joined = join(u, up);
-		if (joined < 0)
+		if (!joined && !(up->e = engine_attach(u->t, up->pid, &c, &err)))
+			fprintf(stderr, "ustrace: attach: pid %d: %s\n", (int)up->pid,
+				strerror(-err));
+		if (joined < 0 || (!joined && !up->e)) {
+			trc_stream_rx_free(up->rx); /* the slot is the next -p's */
+			up->rx = NULL;
 			continue;
-		if (!joined) {
-			up->e = engine_attach(u->t, up->pid, &c, &err);
-			if (!up->e) {
-				fprintf(stderr, "ustrace: attach: pid %d: %s\n", (int)up->pid,
-					strerror(-err));
-				continue;
-			}
-			trc_thread_new(u->trc, up->pid);
 		}
+		if (up->e)
+			trc_thread_new(u->trc, up->pid);
 		u->nprocs++;
 		u->alive++;
 		if (!u->o->quiet)
@@ -475,7 +429,7 @@ static void join_gone(struct ust_proc *up)
 {
 	int st = ust_join_status(up->j);
 
-	src_flush(up->u, &up->part);
+	trc_stream_end(up->rx, &up->u->sink);
 	if (st < 0 && !up->gone && !up->u->o->quiet)
 		fprintf(stderr, "ustrace: Process %d detached (utraced went away)\n", (int)up->pid);
 	proc_gone(up, st >= 0 && (st & 0x100), st < 0 ? 0 : st & 0xff);
@@ -491,17 +445,16 @@ static void detach_all(struct ust *u, int sig)
 {
 	size_t i;
 
-	trc_flush_pending(u->trc, " <detached ...>");
+	/* the daemon's last records first: the open line may be one of theirs */
+	for (i = 0; i < u->nprocs; i++)
+		if (u->procs[i].j && !u->procs[i].gone)
+			ust_join_leave(u->procs[i].j, join_cb(&u->procs[i]));
+	trc_out_flush_pending(u->tout, " <detached ...>");
 	for (i = 0; i < u->nprocs; i++) {
 		struct ust_proc *up = &u->procs[i];
 
 		if (up->e && !up->gone && engine_seccomp(up->e))
 			kill(up->pid, sig);
-
-		if (up->j && !up->gone) {
-			ust_join_leave(up->j, join_cb(up));
-			src_flush(u, &up->part);
-		}
 		if (!up->gone && !u->o->quiet)
 			fprintf(stderr, "ustrace: Process %d detached\n", (int)up->pid);
 		if (up->e)
@@ -546,6 +499,19 @@ static volatile sig_atomic_t quit_sig;
 static void on_quit(int sig)
 {
 	quit_sig = sig;
+}
+
+/* What a joined process's stream brought; false once it ended. */
+static bool join_read(struct ust_proc *up)
+{
+	if (!ust_join_read(up->j, join_cb(up)))
+		return false;
+	if (!trc_stream_feed(up->rx, "", 0, &up->u->sink))
+		return true;
+	/* nothing more can be trusted: the daemon's engine leaves, the process runs on */
+	fprintf(stderr, "ustrace: pid %d: malformed trace from utraced\n", (int)up->pid);
+	ust_join_leave(up->j, join_cb(up));
+	return false;
 }
 
 static bool joined_alive(const struct ust *u)
@@ -604,7 +570,7 @@ static void loop(struct ust *u, int sigfd, const sigset_t *quit)
 		if (pfd[0].revents)
 			tracer_poll(u->t);
 		for (nfds_t i = 2; i < n; i++)
-			if (pfd[i].revents && !ust_join_read(src[i]->j, join_cb(src[i])))
+			if (pfd[i].revents && !join_read(src[i]))
 				join_gone(src[i]);
 		if (n > 2 && !private_alive(u))
 			nanosleep(&batch, NULL); /* see above */
@@ -623,13 +589,11 @@ static int finish(struct ust *u)
 		if (u->procs[i].e)
 			engine_detach(u->procs[i].e);
 		ust_join_free(u->procs[i].j);
-		src_flush(u, &u->procs[i].part);
-		buf_free(&u->procs[i].part);
+		trc_stream_rx_free(u->procs[i].rx);
 	}
-	trc_summary(u->trc);
-	src_flush(u, &u->part);
-	buf_free(&u->part);
+	trc_out_summary(u->tout);
 	trc_free(u->trc);
+	trc_out_free(u->tout);
 	/* a debugging aid, and the tests' evidence of what --seccomp-bpf saves */
 	if (getenv("USTRACE_STATS"))
 		fprintf(stderr, "ustrace: %lu ptrace stops\n", tracer_stops(u->t));
@@ -654,8 +618,6 @@ int ust_run(struct ust_opts *o)
 
 	u.o = o;
 	u.out = stderr;
-	u.lines = o->npids > 1;
-	buf_init(&u.part);
 	if (o->outfile && !(u.out = fopen(o->outfile, "we"))) {
 		fprintf(stderr, "ustrace: Can't fopen '%s': %s\n", o->outfile, strerror(errno));
 		return 1;
@@ -674,7 +636,9 @@ int ust_run(struct ust_opts *o)
 	sigfd = signalfd(-1, &quit, SFD_CLOEXEC);
 	u.seccomp = seccomp_wanted(o);
 	u.t = tracer_new();
-	u.trc = trc_new(&o->trc, out_write, &u);
+	u.tout = trc_out_new(&o->trc, out_write, &u);
+	u.sink = trc_out_sink(u.tout);
+	u.trc = trc_new_sink(&o->trc, &u.sink);
 	rc = o->argv ? start_launch(&u) : start_attach(&u);
 	if (rc == 0)
 		loop(&u, sigfd, &quit);

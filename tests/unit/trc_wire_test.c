@@ -11,8 +11,7 @@
 
 static bool same(const struct trc_wire *a, const struct trc_wire *b)
 {
-	return !memcmp(&a->o, &b->o, sizeof(a->o)) && a->follow == b->follow &&
-	       a->peers == b->peers;
+	return !memcmp(&a->o, &b->o, sizeof(a->o)) && a->follow == b->follow;
 }
 
 int main(void)
@@ -38,7 +37,6 @@ int main(void)
 	w.o.count_wall = true;
 	w.o.pfx = TRC_PFX_PLAIN;
 	w.follow = true;
-	w.peers = 3;
 	is_int(trc_parse_trace(&w.o, "!%network", err, sizeof(err)), 0, "-e trace=!%%network");
 	is_int(trc_parse_signals(&w.o, "SIGUSR1,SIGCHLD", err, sizeof(err)), 0, "-e signal=...");
 	n = trc_wire_encode(&w, text, sizeof(text));
@@ -63,6 +61,6 @@ int main(void)
 	memcpy(bad, text, (size_t)n + 1);
 	strcpy(bad + n, ";x=1");
 	is_int(trc_wire_decode(&back, bad, strlen(bad)), -1, "an unknown key is refused");
-	is_int(trc_wire_decode(&back, "v=2;s=32", 8), -1, "missing keys are refused");
+	is_int(trc_wire_decode(&back, "v=3;s=32", 8), -1, "missing keys are refused");
 	return done_testing();
 }
