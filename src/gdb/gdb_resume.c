@@ -35,14 +35,18 @@ int gdb_handle_vcont_query(struct gdb_session *s, const char *p, size_t len)
 	return 0;
 }
 
-/* A gdb signal number from the client, as a host signal we may deliver. */
+/*
+ * A gdb signal number from the client, as a host signal to deliver. An
+ * explicit C/S delivers it even if QProgramSignals leaves it out (gdb's
+ * `signal SIGTRAP`): that list is about signals gdb does not name, as
+ * at a detach (gdbserver reads it there only).
+ */
 static int host_signal(struct gdb_session *s, uint64_t gsig)
 {
 	int sig = gsig > 0xffff ? 0 : gdb_signal_to_host((int)gsig);
 
+	(void)s;
 	if (sig <= 0 || sig >= NSIG)
-		return 0;
-	if (s->program_sig_set && !s->program_sig[sig])
 		return 0;
 	return sig;
 }

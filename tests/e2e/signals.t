@@ -38,4 +38,11 @@ like "$GDB_OUT" "$GOT_USR1" 'gdb reports SIGUSR1 again'
 exited_with 3 'signal 0'
 like "$(program_output)" '^handler did not run$' 'signal 0: the signal was not delivered'
 
+# --- "signal SIGTRAP": delivered although gdb's QProgramSignals leaves it
+# out (that list is for signals gdb does not name): the program dies of it
+launch "$PROG"
+remote_gdb "$PROG" 'break main' continue 'signal SIGTRAP'
+like "$GDB_OUT" 'Program terminated with signal SIGTRAP' 'signal SIGTRAP: delivered, the program dies of it'
+ok 'signal SIGTRAP: the program is gone' wait_gone "$INFERIOR_PID"
+
 done_testing
