@@ -159,6 +159,29 @@ static int wait_exec(pid_t pid, int err_fd, int n, bool *reaped)
 	}
 }
 
+/*
+ * The terminal's foreground group before a launched program took it. Given
+ * back when utraced exits, as gdbserver does: else the terminal's hang-up
+ * at our exit would reach a program that was detached and should run on.
+ */
+static pid_t old_foreground = -1;
+
+static void restore_foreground(void)
+{
+	/* we are in the background now: without this the kernel stops us with SIGTTOU */
+	signal(SIGTTOU, SIG_IGN);
+	tcsetpgrp(0, old_foreground);
+}
+
+static void remember_foreground(const struct engine_launch *l)
+{
+	if (old_foreground != -1 || (l->flags & ENGINE_LAUNCH_STDIO) || !isatty(0))
+		return;
+	old_foreground = tcgetpgrp(0);
+	if (old_foreground != -1)
+		atexit(restore_foreground);
+}
+
 struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
 			     const struct engine_client *c, int *err)
 {
@@ -181,6 +204,7 @@ struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
 		*err = -errno;
 		return NULL;
 	}
+	remember_foreground(l);
 	pid = fork();
 	if (pid == 0) {
 		close(go[1]); /* or the read below never sees EOF */

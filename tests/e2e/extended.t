@@ -9,7 +9,10 @@
 #     demo_reader: three processes on one connection, the first two stay
 #     when the others come; `kill inferiors 1 2` kills those two only,
 #     `detach inferiors 3` lets the reader go on; a second vAttach of a
-#     process the session has is refused.
+#     process the session has is refused;
+#  3. with a terminal (script(1)): a program run, detached, then the
+#     server told to exit lives on (the terminal's foreground group is
+#     given back before the server exits, as gdbserver does).
 . "$(dirname "$0")/../lib/e2e.sh"
 
 # 1 ---------------------------------------------------------------- cwd
@@ -52,5 +55,29 @@ like "$(sed -n 3p "$RSP_FILE")" '^E' '  a second vAttach of the same process is 
 kill -TERM "$SERVER_PID" 2>/dev/null
 server_exits
 ok 'the reader survives the server' pid_alive "$READER_PID"
+
+# 3 ------------------- a detached program outlives a server with a terminal
+# The launched program gets the server's terminal (its foreground group);
+# when the server exits the terminal must go back to the server's group,
+# or the hang-up of the terminal kills the detached program (SIGHUP), as
+# GDB's tests do it: run, detach, monitor exit, attach again elsewhere.
+if command -v script >/dev/null; then
+	PTY_OUT=$WORK/pty.out
+	script -qfc "$SERVER --once --multi :0" "$PTY_OUT" >/dev/null 2>&1 &
+	track $!
+	wait_until file_has "$PTY_OUT" 'Listening on port'
+	port=$(tr -d '\r' <"$PTY_OUT" | sed -n 's/^Listening on port \([0-9]*\).*/\1/p' | head -1)
+	ex_args "target extended-remote $HOST:$port" 'set remote exec-file /bin/sleep' 'set args 100' \
+		'starti' 'detach' 'monitor exit'
+	run_gdb "${EX[@]}"
+	pid=$(tr -d '\r' <"$PTY_OUT" | created_pid)
+	track "$pid"
+	like "$GDB_OUT" 'detached' 'with a terminal: run, detach, monitor exit'
+	sleep 0.5
+	ok '  the detached program lives on after the server exits' pid_alive "$pid"
+	kill -9 "$pid" 2>/dev/null
+else
+	skip 2 'script(1) is not installed'
+fi
 
 done_testing
