@@ -180,6 +180,7 @@ void tracer_wake(struct tracer *t);
 /* Block until one status arrives and handle it; -ECHILD when nothing is traced. */
 int tracer_wait_one(struct tracer *t);
 struct uthread *tracer_find_thread(struct tracer *t, pid_t tid);
+pid_t tracer_tgid_of(pid_t tid); /* from /proc/TID/status; 0 if unknown */
 
 /* uproc.c */
 struct uproc *uproc_new(struct tracer *t, pid_t pid, bool attached);

@@ -162,7 +162,7 @@ static void tell_observers(struct uthread *th, struct uproc *cp,
 
 bool fork_is_thread(struct uproc *p, pid_t tid)
 {
-	char path[64];
+	pid_t tgid;
 
 	/*
 	 * gdb (and gdbserver) take every clone for a new thread of the
@@ -170,8 +170,8 @@ bool fork_is_thread(struct uproc *p, pid_t tid)
 	 * so do we. Only tracers alone see such a clone as the process it is.
 	 */
 	for_each_engine(p, e) if (!e->observer) return true;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d", p->pid, tid);
-	return access(path, F_OK) == 0;
+	tgid = tracer_tgid_of(tid);
+	return tgid == 0 || tgid == p->pid; /* unknown: a thread (never lost) */
 }
 
 void fork_event(struct uthread *th, pid_t child, bool vfork)

@@ -120,7 +120,7 @@ struct uthread *tracer_find_thread(struct tracer *t, pid_t tid)
 }
 
 /* The thread group of tid, from /proc; 0 if unknown. */
-static pid_t tgid_of(pid_t tid)
+pid_t tracer_tgid_of(pid_t tid)
 {
 	char path[64], line[128];
 	pid_t tgid = 0;
@@ -143,7 +143,7 @@ static pid_t tgid_of(pid_t tid)
  */
 static struct uthread *adopt_thread(struct tracer *t, pid_t tid)
 {
-	pid_t tgid = tgid_of(tid);
+	pid_t tgid = tracer_tgid_of(tid);
 
 	for (struct uproc *p = t->procs; p; p = p->next) {
 		if (p->pid != tgid)
@@ -161,7 +161,7 @@ static void handle_status(struct tracer *t, pid_t tid, int status, const struct 
 	t->nstops += WIFSTOPPED(status);
 	if (!th && WIFSTOPPED(status))
 		th = adopt_thread(t, tid);
-	if (!th && WIFSTOPPED(status) && tgid_of(tid) == tid && t->nearly < 16) {
+	if (!th && WIFSTOPPED(status) && tracer_tgid_of(tid) == tid && t->nearly < 16) {
 		/* a fork child whose parent has not reported the fork yet */
 		t->early[t->nearly++] = (struct early_status){tid, status};
 		return;
