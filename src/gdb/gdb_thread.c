@@ -100,6 +100,17 @@ int gdb_handle_h(struct gdb_session *s, const char *p, size_t len)
 	if (gdb_parse_tid(&q, end, &pid, &tid) < 0 || q != end)
 		return -EINVAL;
 	err = check_tid(s, pid, tid);
+	if (err && p[1] == 'g' && pid > 0 && tid > 0 && gdb_proc_of(s, pid)) {
+		/*
+		 * A thread of one of our processes that has just exited (gdb
+		 * listed it): selected all the same, its registers read as
+		 * unavailable, rather than an error that stops gdb's resume.
+		 */
+		s->engine = gdb_proc_of(s, pid)->e;
+		s->g_tid = tid;
+		buf_puts(&s->reply, "OK");
+		return 0;
+	}
 	if (err)
 		return err;
 	if (p[1] == 'g' && engine_of(s, pid, tid) != s->engine) {

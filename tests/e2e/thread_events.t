@@ -32,9 +32,9 @@ PROG=$INFDIR/thread_exit
 
 # 1 -------------------------------------------------------------- raw
 launch "$PROG"
-rsp 'qSupported:multiprocess+;no-resumed+' 'QThreadEvents:2' 'QThreadEvents:' 'QThreadEvents:1x' \
-	'QThreadEvents:1' c c c c
 pid=$(printf '%x' "$INFERIOR_PID")
+rsp 'qSupported:multiprocess+;no-resumed+' 'QThreadEvents:2' 'QThreadEvents:' 'QThreadEvents:1x' \
+	'QThreadEvents:1' c c c c "Hgp$pid.$pid" g
 like "$RSP_OUT" '(^|;)QThreadEvents\+(;|$)' 'qSupported: QThreadEvents+'
 like "$RSP_OUT" '(^|;)no-resumed\+(;|$)' 'qSupported: no-resumed+'
 is "$(sed -n 2,4p "$RSP_FILE" | grep -c '^E')" 3 'malformed QThreadEvents refused'
@@ -49,6 +49,8 @@ later=$(sed -n 7,9p "$RSP_FILE")
 like "$later" "^w0;p$pid\\.$tid\$" "the first worker's exit is a w stop of that thread"
 like "$later" "^T05thread:p$pid\\.[0-9a-f]+;.*create:;\$" "the second worker's birth"
 like "$later" "^w0;p$pid\\.$pid\$" 'the leader exiting alone is a w stop too'
+is "$(sed -n 10p "$RSP_FILE")" OK 'Hg of the leader that exited: selected all the same'
+like "$(sed -n 11p "$RSP_FILE")" '^x{200,}$' '  its registers are unavailable'
 ok 'the process lives on' pid_alive "$(ls /proc/"$INFERIOR_PID"/task | grep -vx "$INFERIOR_PID")"
 rsp "vKill;$pid"
 is "$RSP_OUT" OK 'vKill with the leader gone'
