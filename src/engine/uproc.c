@@ -317,7 +317,8 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 	}
 	if (!WIFSTOPPED(status))
 		return;
-	if (event == PTRACE_EVENT_STOP && sig == SIGTRAP && int3_pending(th) &&
+	/* (only a stop we asked for can overtake a trap: a new thread's first stop cannot) */
+	if (event == PTRACE_EVENT_STOP && sig == SIGTRAP && th->interrupting && int3_pending(th) &&
 	    ptrace(PTRACE_CONT, th->tid, 0L, 0L) == 0) {
 		/* the SIGTRAP is delivered before it runs again: that is the stop */
 		th->interrupting = true;
