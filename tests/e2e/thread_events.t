@@ -10,8 +10,8 @@
 #     QThreadEvents packets are refused; with QThreadEvents:1 each
 #     worker's birth (T05 ... create:;) and the exits of the first worker
 #     and of the leader (w0;pPID.TID) are stops, each named by the thread's
-#     id; vKill works with the leader gone; g and p of the gone worker
-#     (still the general thread) answer unavailable registers; without
+#     id; vKill works with the leader gone; a second client's Hg, g and p
+#     of the gone worker answer unavailable registers; without
 #     QThreadEvents, c runs to the exit (thread_exit x: exit code 3 after
 #     the first worker);
 #  2. gdb, scheduler-locking on a thread that exits (as GDB's
@@ -52,22 +52,15 @@ like "$later" "^w0;p$pid\\.$pid\$" 'the leader exiting alone is a w stop too'
 is "$(sed -n 10p "$RSP_FILE")" OK 'Hg of the leader that exited: selected all the same'
 like "$(sed -n 11p "$RSP_FILE")" '^x{200,}$' '  its registers are unavailable'
 ok 'the process lives on' pid_alive "$(ls /proc/"$INFERIOR_PID"/task | grep -vx "$INFERIOR_PID")"
+# a second client (the process stays stopped for it) selects the first
+# worker, gone by now: its registers are unavailable, not an error
+rsp 'qSupported:multiprocess+' "Hgp$pid.$tid" g p10
+is "$(sed -n 2p "$RSP_FILE")" OK 'Hg of a worker that is gone: selected'
+like "$(sed -n 3p "$RSP_FILE")" '^x{200,}$' 'g of a thread that is gone: every register unavailable'
+like "$(sed -n 4p "$RSP_FILE")" '^x{8,}$' 'p of it: unavailable'
 rsp "vKill;$pid"
 is "$RSP_OUT" OK 'vKill with the leader gone'
 ok 'the process is gone' wait_gone "$INFERIOR_PID"
-
-# registers of a thread gone since it was selected: unavailable, not an
-# error (the first worker's exit and the second's birth race: retry until
-# the exit comes first)
-for try in 1 2 3 4 5; do
-	launch "$PROG"
-	rsp 'qSupported:multiprocess+' 'QThreadEvents:1' c c g p10 'vKill;1'
-	[[ $(sed -n 4p "$RSP_FILE") == w0\;* ]] && break
-	kill -9 "$INFERIOR_PID" 2>/dev/null
-done
-like "$(sed -n 5p "$RSP_FILE")" '^x{200,}$' 'g of a thread that is gone: every register unavailable'
-like "$(sed -n 6p "$RSP_FILE")" '^x{8,}$' 'p of it: unavailable'
-kill -9 "$INFERIOR_PID" 2>/dev/null
 
 launch "$PROG" x
 rsp 'qSupported:multiprocess+' c
