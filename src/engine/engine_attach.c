@@ -244,40 +244,59 @@ struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
 }
 
 /*
- * Seize every thread of pid, including those created while we do it.
- * Returns how many were seized, or -errno.
+ * One pass over /proc/PID/task: seize each thread that is not ours yet.
+ * Returns how many such threads it met (seized, or gone before the
+ * seize: a thread that exits right after a clone leaves an untraced child
+ * behind, which only the next pass sees), or -errno when the leader
+ * cannot be seized. A thread the kernel already attached to us (a clone
+ * of a seized thread, its stop not read yet) refuses a second seize and
+ * is not counted.
+ */
+static int seize_pass(struct uproc *p)
+{
+	char path[64];
+	int met = 0;
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", p->pid);
+	d = opendir(path);
+	if (!d)
+		return -ESRCH;
+	while ((de = readdir(d))) {
+		pid_t tid = (pid_t)atoi(de->d_name);
+		int err;
+
+		if (tid <= 0 || uproc_thread(p, tid))
+			continue;
+		err = uproc_seize(p, tid);
+		if (err && tid == p->pid) {
+			closedir(d);
+			return err;
+		}
+		met += !err || err == -ESRCH;
+	}
+	closedir(d);
+	return met;
+}
+
+/*
+ * Seize every thread of pid, including those created while we do it:
+ * pass after pass until one meets no thread that is not ours (bounded:
+ * a program could keep making short-lived threads faster than we look).
+ * Returns how many threads it met, or -errno.
  */
 static int seize_all(struct uproc *p)
 {
-	char path[64];
-	bool more = true;
-	int err = 0, added = 0;
+	int met = 0, total = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", p->pid);
-	while (more) {
-		DIR *d = opendir(path);
-		struct dirent *de;
-
-		if (!d)
-			return -ESRCH;
-		more = false;
-		while ((de = readdir(d))) {
-			pid_t tid = (pid_t)atoi(de->d_name);
-
-			if (tid <= 0 || uproc_thread(p, tid))
-				continue;
-			err = uproc_seize(p, tid);
-			if (err && tid == p->pid)
-				break;
-			more = !err;
-			added += !err;
-			err = 0;
-		}
-		closedir(d);
-		if (err)
-			return err;
+	for (int pass = 0; pass < 10000; pass++) {
+		met = seize_pass(p);
+		if (met <= 0)
+			return met < 0 ? met : total;
+		total += met;
 	}
-	return added;
+	return total;
 }
 
 static bool is_leader(pid_t pid)
