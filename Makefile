@@ -106,7 +106,7 @@ inferiors32: $(INFERIORS32)
 
 # Installs what the tests need when it is missing (root, Debian), then runs all tests.
 # E2E32: the end-to-end tests that also run against 32-bit (-m32) programs.
-E2E32 := attach_reader launch_break signals threads vectors engines_two_gdb catch_syscall ustrace_gdb thread_events
+E2E32 := attach_reader attach_signal attach_chains launch_break signals threads vectors engines_two_gdb catch_syscall ustrace_gdb thread_events
 
 # Installs what the tests need when it is missing (root, Debian), then runs all tests.
 check: all $(UNITS) $(INFERIORS) $(TOOLS) check-layers

@@ -49,6 +49,14 @@ bool engine_stopped(const struct engine *e)
 	return e->stopped;
 }
 
+bool engine_stop_report(const struct engine *e, struct engine_stop *st)
+{
+	if (!e->stopped)
+		return false;
+	*st = e->report;
+	return true;
+}
+
 size_t engine_threads(struct engine *e, pid_t *tids, size_t max)
 {
 	size_t n = 0;
@@ -314,7 +322,20 @@ int engine_siginfo_get(struct engine *e, pid_t tid, siginfo_t *si)
 
 	if (!th)
 		return err;
-	return ptrace(PTRACE_GETSIGINFO, tid, 0L, si) < 0 ? -errno : 0;
+	if (ptrace(PTRACE_GETSIGINFO, tid, 0L, si) < 0)
+		return -errno;
+	/*
+	 * A thread we stopped (PTRACE_INTERRUPT) shows the SIGSTOP a
+	 * PTRACE_ATTACH or tkill-based debugger would have stopped it with:
+	 * gdb tells stopped-by-the-debugger from a signal that way
+	 * (gdb.threads/attach-into-signal.exp looks for 14 or 19).
+	 */
+	if (si->si_signo == SIGTRAP && si->si_code == (SIGTRAP | PTRACE_EVENT_STOP << 8))
+		*si = (siginfo_t){.si_signo = SIGSTOP,
+				  .si_code = SI_TKILL,
+				  .si_pid = getpid(),
+				  .si_uid = getuid()};
+	return 0;
 }
 
 int engine_siginfo_set(struct engine *e, pid_t tid, const siginfo_t *si)

@@ -236,6 +236,12 @@ int engine_resume(struct engine *e, const struct engine_resume *acts, size_t n);
  */
 int engine_interrupt(struct engine *e);
 bool engine_stopped(const struct engine *e);
+/*
+ * The stop e is in: after engine_attach() ENGINE_STOP_ATTACHED, or the
+ * signal a thread was already taking (a PTRACE_ATTACH's SIGSTOP would
+ * have queued behind it). False while running.
+ */
+bool engine_stop_report(const struct engine *e, struct engine_stop *st);
 
 /*
  * Signals this engine does not want to stop for (gdb's QPassSignals).

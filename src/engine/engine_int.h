@@ -61,6 +61,7 @@ struct uthread {
 	pid_t tid;
 	bool stopped;	   /* in a ptrace-stop that we have not resumed */
 	bool interrupting; /* PTRACE_INTERRUPT sent, no stop seen since */
+	bool seizing;	   /* seized, its first stop not seen yet */
 	bool stepping;	   /* last resumed with PTRACE_SINGLESTEP */
 	bool step_stale;   /* a step was given up: its trap may still come */
 	bool step_sys;	   /* a step over a syscall insn, made with PTRACE_SYSCALL (syscall.c) */

@@ -107,6 +107,8 @@ int engine_observe(struct engine *e, unsigned mask, const long *nrs, size_t n)
 	/* an observer never stops for a signal: it is told, not asked */
 	for (int sig = 1; sig < NSIG; sig++)
 		e->pass[sig] = true;
+	/* nor has it a say in one it met at the attach: that one goes on */
+	for_each_thread(e->p, th) th->sig_owners &= ~ENGINE_BIT(e);
 	sys_update(e->p);
 	return 0;
 }

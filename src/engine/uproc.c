@@ -118,6 +118,7 @@ int uproc_seize(struct uproc *p, pid_t tid)
 	if (ptrace(PTRACE_SEIZE, tid, 0L, (long)UPROC_SEIZE_OPTIONS) < 0)
 		return -errno;
 	th = uthread_add(p, tid);
+	th->seizing = true;
 	if (ptrace(PTRACE_INTERRUPT, tid, 0L, 0L) == 0)
 		th->interrupting = true;
 	return 0;
@@ -283,20 +284,34 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 }
 
 /*
- * A PTRACE_INTERRUPT can stop a thread between its int3 and the SIGTRAP's
- * delivery: the trap is pending, and pc is already past it. Reported as
- * it is, gdb would see a pc in the middle of an instruction (and put its
- * next breakpoint there). Is such a trap pending on th?
+ * A PTRACE_INTERRUPT overtakes signals already queued on the thread, where
+ * a signal would have stopped it first. Two cases matter:
+ * - an int3's SIGTRAP: stopped between the trap and its delivery, pc is
+ *   past the int3; reported as it is, gdb would see a pc in the middle of
+ *   an instruction (and put its next breakpoint there);
+ * - the first stop of a thread just seized: a PTRACE_ATTACH's SIGSTOP
+ *   queues behind a signal already pending, and gdb reports that signal at
+ *   the attach (gdb.threads/attach-into-signal.exp).
+ * Only the thread's own queue counts: a process-wide signal could be taken
+ * by another thread still running, and this one would never stop again.
  */
-static bool int3_pending(struct uthread *th)
+static bool signal_overtaken(struct uthread *th)
 {
-	struct __ptrace_peeksiginfo_args args = {.off = 0, .flags = 0, .nr = 8};
-	siginfo_t si[8];
+	struct __ptrace_peeksiginfo_args args = {.off = 0, .flags = 0, .nr = 16};
+	siginfo_t si[16];
+	uint64_t blocked = ~0ULL;
 	long n = ptrace(PTRACE_PEEKSIGINFO, th->tid, &args, si);
 
-	for (long i = 0; i < n; i++)
-		if (si[i].si_signo == SIGTRAP && si[i].si_code == SI_KERNEL)
+	if (n > 0 && th->seizing)
+		ptrace(PTRACE_GETSIGMASK, th->tid, sizeof(blocked), &blocked);
+	for (long i = 0; i < n; i++) {
+		int sig = si[i].si_signo;
+
+		if (sig == SIGTRAP && si[i].si_code == SI_KERNEL)
 			return true;
+		if (sig > 0 && sig <= 64 && sig != SIGSTOP && !(blocked & (1ULL << (sig - 1))))
+			return true;
+	}
 	return false;
 }
 
@@ -317,13 +332,18 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 	}
 	if (!WIFSTOPPED(status))
 		return;
-	/* (only a stop we asked for can overtake a trap: a new thread's first stop cannot) */
-	if (event == PTRACE_EVENT_STOP && sig == SIGTRAP && th->interrupting && int3_pending(th) &&
-	    ptrace(PTRACE_CONT, th->tid, 0L, 0L) == 0) {
-		/* the SIGTRAP is delivered before it runs again: that is the stop */
+	/* seized inside a vfork: its end is the stop asked for (any stop ends an interrupt) */
+	if (th->seizing && event == PTRACE_EVENT_VFORK_DONE)
+		event = PTRACE_EVENT_STOP;
+	/* (only a stop we asked for can overtake a signal: a new thread's first stop cannot) */
+	if (event == PTRACE_EVENT_STOP && sig == SIGTRAP && th->interrupting &&
+	    signal_overtaken(th) && ptrace(PTRACE_CONT, th->tid, 0L, 0L) == 0) {
+		/* the signal is delivered before it runs again: that is the stop */
 		th->interrupting = true;
+		th->seizing = false;
 		return;
 	}
+	th->seizing = false;
 	th->stopped = true;
 	th->interrupting = false;
 	regs_invalidate(th);

@@ -106,10 +106,12 @@ void gdb_session_set_engine(struct gdb_session *s, struct engine *e)
 	s->engine = e;
 	s->g_tid = 0;
 	s->c_tid = 0;
-	s->last = (struct engine_stop){.kind = ENGINE_STOP_ATTACHED,
-				       .pid = engine_pid(e),
-				       .tid = engine_pid(e),
-				       .sig = SIGTRAP};
+	/* a signal met at the attach is the first stop gdb hears of, as with gdbserver */
+	if (!engine_stop_report(e, &s->last) || s->last.kind != ENGINE_STOP_SIGNAL)
+		s->last = (struct engine_stop){.kind = ENGINE_STOP_ATTACHED,
+					       .pid = engine_pid(e),
+					       .tid = engine_pid(e),
+					       .sig = SIGTRAP};
 	s->have_last = true;
 	engine_set_pass_signals(e, s->pass);
 	gdb_apply_catch(s);

@@ -388,6 +388,23 @@ static int join(struct ust *u, struct ust_proc *up)
 	return rc;
 }
 
+/* A signal the attach met (the engine's first stop): strace prints it first. */
+static void attach_signal(struct ust_proc *up)
+{
+	struct engine_stop st;
+	siginfo_t si;
+	struct engine_event ev = {.kind = ENGINE_EV_SIGNAL, .si = &si};
+
+	if (!engine_stop_report(up->e, &st) || st.kind != ENGINE_STOP_SIGNAL ||
+	    engine_siginfo_get(up->e, st.tid, &si) < 0)
+		return;
+	ev.pid = up->pid;
+	ev.tid = st.tid;
+	ev.arch = engine_arch(up->e);
+	ev.engine = up->e;
+	on_event(up, &ev);
+}
+
 static int start_attach(struct ust *u)
 {
 	size_t i;
@@ -416,6 +433,8 @@ static int start_attach(struct ust *u)
 		u->alive++;
 		if (!u->o->quiet)
 			fprintf(stderr, "ustrace: Process %d attached\n", (int)up->pid);
+		if (up->e)
+			attach_signal(up);
 		if (up->e && observe(u, up)) {
 			fprintf(stderr, "ustrace: cannot observe pid %d\n", (int)up->pid);
 			return -1;

@@ -37,6 +37,23 @@ close_reader
 ok 'ustrace ends when the program does' wait_exit "$UPID"
 like "$(cat "$OUT")" "^$READER_PID +\\+\\+\\+ exited with 0 \\+\\+\\+\$" '-o with two -p: pid prefixes'
 
+# a signal already queued when ustrace attaches (vfork_signal's thread
+# waits in vfork() with SIGUSR1 pending): printed first, as strace does,
+# and delivered: the handler's rt_sigreturn follows
+start_reader "$INFDIR/vfork_signal"
+reader_says '^ready$' || bail 'vfork_signal did not start'
+"$USTRACE" -o "$OUT" -p "$READER_PID" 2>"$WORK/attach.err" &
+UPID=$!
+track "$UPID"
+wait_until eval '[[ $(grep -c "^vfork()" "$OUT") -ge 2 ]]'
+kill -INT "$UPID"
+ok 'ustrace ends on SIGINT' wait_exit "$UPID"
+like "$(head -1 "$OUT")" '^--- SIGUSR1 \{si_signo=SIGUSR1, si_code=SI_TKILL, si_pid=[0-9]+, si_uid=0\} ---$' \
+	'the signal met at the attach comes first'
+like "$(sed -n 3p "$OUT")" '^rt_sigreturn\(\{mask=\[\]\}\) += [0-9]+$' \
+	'it was delivered: its handler returned (after SIGCHLD)'
+ok 'the program runs on' pid_running "$READER_PID"
+
 # errors, as strace words them
 "$USTRACE" >/dev/null 2>"$WORK/err"
 is "$?" 1 'no program: exit status 1'
