@@ -168,122 +168,163 @@ void osd_sockets(struct osd *o)
 
 /* -------------------------------------------------------- System V IPC */
 
-/* The four owner columns every IPC object has. */
-static void ipc_owners(struct osd *o, unsigned uid, unsigned gid, unsigned cuid, unsigned cgid)
+/*
+ * /proc/sysvipc/{shm,sem,msg}: one object per line, numbers only. Each
+ * table says which field goes in which of gdb's columns, and how.
+ */
+enum ipc_kind {
+	IPC_DEC,    /* a number */
+	IPC_OCT,    /* permissions */
+	IPC_CMD,    /* a pid, shown as its command */
+	IPC_TIME,   /* seconds since the epoch */
+	IPC_OWNERS, /* uid gid cuid cgid from this field on: four columns */
+};
+
+struct ipc_col {
+	const char *name;
+	int field;
+	enum ipc_kind kind;
+};
+
+#define IPC_FIELDS 16
+
+/* key shmid perms size cpid lpid nattch uid gid cuid cgid atime dtime ctime */
+static const struct ipc_col shm_cols[] = {
+	{"key", 0, IPC_DEC},
+	{"shmid", 1, IPC_DEC},
+	{"permissions", 2, IPC_OCT},
+	{"size", 3, IPC_DEC},
+	{"creator command", 4, IPC_CMD},
+	{"last op. command", 5, IPC_CMD},
+	{"num attached", 6, IPC_DEC},
+	{NULL, 7, IPC_OWNERS},
+	{"last shmat() time", 11, IPC_TIME},
+	{"last shmdt() time", 12, IPC_TIME},
+	{"last shmctl() time", 13, IPC_TIME},
+};
+
+/* key semid perms nsems uid gid cuid cgid otime ctime */
+static const struct ipc_col sem_cols[] = {
+	{"key", 0, IPC_DEC},
+	{"semid", 1, IPC_DEC},
+	{"permissions", 2, IPC_OCT},
+	{"num semaphores", 3, IPC_DEC},
+	{NULL, 4, IPC_OWNERS},
+	{"last semop() time", 8, IPC_TIME},
+	{"last semctl() time", 9, IPC_TIME},
+};
+
+/* key msqid perms cbytes qnum lspid lrpid uid gid cuid cgid stime rtime ctime */
+static const struct ipc_col msg_cols[] = {
+	{"key", 0, IPC_DEC},
+	{"msqid", 1, IPC_DEC},
+	{"permissions", 2, IPC_OCT},
+	{"num used bytes", 3, IPC_DEC},
+	{"num messages", 4, IPC_DEC},
+	{"last msgsnd() command", 5, IPC_CMD},
+	{"last msgrcv() command", 6, IPC_CMD},
+	{NULL, 7, IPC_OWNERS},
+	{"last msgsnd() time", 11, IPC_TIME},
+	{"last msgrcv() time", 12, IPC_TIME},
+	{"last msgctl() time", 13, IPC_TIME},
+};
+
+/* The fields of one line (perms, field 2, in octal); how many were read. */
+static int ipc_fields(char *line, long long *v)
 {
-	osd_col(o->out, "user", osd_id_name(o, 0, uid));
-	osd_col(o->out, "group", osd_id_name(o, 1, gid));
-	osd_col(o->out, "creator user", osd_id_name(o, 0, cuid));
-	osd_col(o->out, "creator group", osd_id_name(o, 1, cgid));
+	int n = 0;
+
+	while (n < IPC_FIELDS) {
+		char *end;
+
+		v[n] = strtoll(line, &end, n == 2 ? 8 : 10);
+		if (end == line)
+			break;
+		line = end;
+		n++;
+	}
+	return n;
+}
+
+/* The four owner columns every IPC object has. */
+static void ipc_owners(struct osd *o, const long long *id)
+{
+	osd_col(o->out, "user", osd_id_name(o, 0, (unsigned)id[0]));
+	osd_col(o->out, "group", osd_id_name(o, 1, (unsigned)id[1]));
+	osd_col(o->out, "creator user", osd_id_name(o, 0, (unsigned)id[2]));
+	osd_col(o->out, "creator group", osd_id_name(o, 1, (unsigned)id[3]));
+}
+
+static void ipc_item(struct osd *o, const struct ipc_col *cols, size_t ncols, const long long *v)
+{
+	char cmd[64];
+
+	buf_puts(o->out, "<item>");
+	for (size_t i = 0; i < ncols; i++) {
+		const struct ipc_col *c = &cols[i];
+		long long x = v[c->field];
+
+		switch (c->kind) {
+		case IPC_DEC:
+			osd_colf(o->out, c->name, "%lld", x);
+			break;
+		case IPC_OCT:
+			osd_colf(o->out, c->name, "%llo", x);
+			break;
+		case IPC_CMD:
+			osd_command_of(o, x, cmd);
+			osd_col(o->out, c->name, cmd);
+			break;
+		case IPC_TIME:
+			osd_col_time(o->out, c->name, x);
+			break;
+		case IPC_OWNERS:
+			ipc_owners(o, &v[c->field]);
+			break;
+		}
+	}
+	buf_puts(o->out, "</item>");
 }
 
 /*
- * The lines of /proc/sysvipc/NAME into o->tmp; the text is copied out of
- * o->tmp (into *copy, to free) since osd_command_of() reads files through it.
+ * Every object of /proc/sysvipc/NAME. The text is copied out of o->tmp
+ * first: osd_command_of() reads files through it.
  */
-static char *ipc_lines(struct osd *o, const char *name, char **copy)
+static void ipc_objects(struct osd *o, const char *name, const struct ipc_col *cols, size_t ncols)
 {
-	*copy = NULL;
-	if (osd_read_proc(o, "sysvipc/%s", name) < 0)
-		return NULL;
-	*copy = strdup(o->tmp.data);
-	return *copy;
+	char *text, *p, *line;
+	int need = 0;
+
+	for (size_t i = 0; i < ncols; i++) {
+		int last = cols[i].field + (cols[i].kind == IPC_OWNERS ? 3 : 0);
+
+		need = last + 1 > need ? last + 1 : need;
+	}
+	if (osd_read_proc(o, "sysvipc/%s", name) < 0 || !(text = strdup(o->tmp.data)))
+		return;
+	p = text;
+	while ((line = next_line(&p))) {
+		long long v[IPC_FIELDS];
+
+		if (ipc_fields(line, v) >= need) /* the header line has none */
+			ipc_item(o, cols, ncols, v);
+	}
+	free(text);
 }
 
 void osd_shm(struct osd *o)
 {
-	char *text, *p = ipc_lines(o, "shm", &text), *line;
-
-	while (p && (line = next_line(&p))) {
-		int key, id, nattch;
-		unsigned perms, uid, gid, cuid, cgid;
-		unsigned long long size;
-		long long cpid, lpid, atime, dtime, ctime;
-		char ccmd[64], lcmd[64];
-
-		/* key shmid perms size cpid lpid nattch uid gid cuid cgid atime dtime ctime ... */
-		if (sscanf(line, "%d %d %o %llu %lld %lld %d %u %u %u %u %lld %lld %lld", &key, &id,
-			   &perms, &size, &cpid, &lpid, &nattch, &uid, &gid, &cuid, &cgid, &atime,
-			   &dtime, &ctime) != 14)
-			continue;
-		osd_command_of(o, cpid, ccmd);
-		osd_command_of(o, lpid, lcmd);
-		buf_puts(o->out, "<item>");
-		osd_colf(o->out, "key", "%d", key);
-		osd_colf(o->out, "shmid", "%d", id);
-		osd_colf(o->out, "permissions", "%o", perms);
-		osd_colf(o->out, "size", "%llu", size);
-		osd_col(o->out, "creator command", ccmd);
-		osd_col(o->out, "last op. command", lcmd);
-		osd_colf(o->out, "num attached", "%d", nattch);
-		ipc_owners(o, uid, gid, cuid, cgid);
-		osd_col_time(o->out, "last shmat() time", atime);
-		osd_col_time(o->out, "last shmdt() time", dtime);
-		osd_col_time(o->out, "last shmctl() time", ctime);
-		buf_puts(o->out, "</item>");
-	}
-	free(text);
+	ipc_objects(o, "shm", shm_cols, sizeof(shm_cols) / sizeof(shm_cols[0]));
 }
 
 void osd_semaphores(struct osd *o)
 {
-	char *text, *p = ipc_lines(o, "sem", &text), *line;
-
-	while (p && (line = next_line(&p))) {
-		int key, id;
-		unsigned perms, nsems, uid, gid, cuid, cgid;
-		long long otime, ctime;
-
-		/* key semid perms nsems uid gid cuid cgid otime ctime */
-		if (sscanf(line, "%d %d %o %u %u %u %u %u %lld %lld", &key, &id, &perms, &nsems,
-			   &uid, &gid, &cuid, &cgid, &otime, &ctime) != 10)
-			continue;
-		buf_puts(o->out, "<item>");
-		osd_colf(o->out, "key", "%d", key);
-		osd_colf(o->out, "semid", "%d", id);
-		osd_colf(o->out, "permissions", "%o", perms);
-		osd_colf(o->out, "num semaphores", "%u", nsems);
-		ipc_owners(o, uid, gid, cuid, cgid);
-		osd_col_time(o->out, "last semop() time", otime);
-		osd_col_time(o->out, "last semctl() time", ctime);
-		buf_puts(o->out, "</item>");
-	}
-	free(text);
+	ipc_objects(o, "sem", sem_cols, sizeof(sem_cols) / sizeof(sem_cols[0]));
 }
 
 void osd_msg(struct osd *o)
 {
-	char *text, *p = ipc_lines(o, "msg", &text), *line;
-
-	while (p && (line = next_line(&p))) {
-		int key, id;
-		unsigned perms, uid, gid, cuid, cgid;
-		unsigned long long cbytes, qnum;
-		long long lspid, lrpid, stime, rtime, ctime;
-		char scmd[64], rcmd[64];
-
-		/* key msqid perms cbytes qnum lspid lrpid uid gid cuid cgid stime rtime ctime */
-		if (sscanf(line, "%d %d %o %llu %llu %lld %lld %u %u %u %u %lld %lld %lld", &key,
-			   &id, &perms, &cbytes, &qnum, &lspid, &lrpid, &uid, &gid, &cuid, &cgid,
-			   &stime, &rtime, &ctime) != 14)
-			continue;
-		osd_command_of(o, lspid, scmd);
-		osd_command_of(o, lrpid, rcmd);
-		buf_puts(o->out, "<item>");
-		osd_colf(o->out, "key", "%d", key);
-		osd_colf(o->out, "msqid", "%d", id);
-		osd_colf(o->out, "permissions", "%o", perms);
-		osd_colf(o->out, "num used bytes", "%llu", cbytes);
-		osd_colf(o->out, "num messages", "%llu", qnum);
-		osd_col(o->out, "last msgsnd() command", scmd);
-		osd_col(o->out, "last msgrcv() command", rcmd);
-		ipc_owners(o, uid, gid, cuid, cgid);
-		osd_col_time(o->out, "last msgsnd() time", stime);
-		osd_col_time(o->out, "last msgrcv() time", rtime);
-		osd_col_time(o->out, "last msgctl() time", ctime);
-		buf_puts(o->out, "</item>");
-	}
-	free(text);
+	ipc_objects(o, "msg", msg_cols, sizeof(msg_cols) / sizeof(msg_cols[0]));
 }
 
 /* /proc/modules: "name size uses deps state address [taint]". */
