@@ -289,6 +289,24 @@ void engine_set_events(struct engine *e, unsigned mask);
 struct engine *engine_fork_child(struct engine *e, pid_t child);
 
 /*
+ * A client's engines on fork children (an observer's ENGINE_EV_PROC_NEW),
+ * by pid (engine_kids.c). add: false when out of memory (the child is then
+ * left to its engine, which only observes; it goes with the tracer). drop:
+ * pid's process ended, its engine leaves; false if pid is not there.
+ * leave: every engine leaves, the children run on; the list is emptied.
+ */
+struct engine_kids {
+	struct engine_kid {
+		struct engine *e;
+		pid_t pid;
+	} * v;
+	size_t n, cap;
+};
+bool engine_kids_add(struct engine_kids *k, struct engine *e, pid_t pid);
+bool engine_kids_drop(struct engine_kids *k, pid_t pid);
+void engine_kids_leave(struct engine_kids *k);
+
+/*
  * Non-stop (gdb's QNonStop:1): threads stop and run one by one. Each
  * event stops only its thread for this engine, and on_stop() is called
  * once per stopped thread; engine_resume() then lets go of the threads it

@@ -315,7 +315,7 @@ static int wait_stopped_for(struct tracer *t, struct engine *e)
 	while (!e->stopped && !e->dead)
 		if (tracer_wait_one(t) < 0)
 			return -ESRCH;
-	e->notify = false; /* the caller knows: no on_stop() for this one */
+	e->notify = false;	  /* the caller knows: no on_stop() for this one */
 	e->interrupt_req = false; /* met by a signal's stop, too */
 	if (e->dead)
 		return -ESRCH;

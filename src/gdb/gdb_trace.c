@@ -69,18 +69,12 @@ struct gdb_trace {
 	pid_t pid;
 	struct engine_client client;
 	struct trc *trc;
-	bool follow;		/* -f: every thread, and fork children */
-	int quiet;		/* -q: no "Process N attached" */
-	bool holding;		/* threads are held for back-pressure */
-	struct buf text;	/* trace records not yet framed into s->rsp.out */
-	struct buf pkt;		/* a notification being built */
-	struct trace_kid *kids; /* -f: fork children, each with our observer engine */
-	size_t nkids, capkids;
-};
-
-struct trace_kid {
-	struct engine *e;
-	pid_t pid;
+	bool follow;		 /* -f: every thread, and fork children */
+	int quiet;		 /* -q: no "Process N attached" */
+	bool holding;		 /* threads are held for back-pressure */
+	struct buf text;	 /* trace records not yet framed into s->rsp.out */
+	struct buf pkt;		 /* a notification being built */
+	struct engine_kids kids; /* -f: fork children, each with our observer engine */
 };
 
 /* The observer, if it is still the session's (a stray 'D' may have taken it). */
@@ -120,50 +114,11 @@ static size_t backlog(struct gdb_trace *tr)
 	return tr->text.len + tr->s->rsp.out.len;
 }
 
-/*
- * -f: a fork child, traced by the observer engine the engine made for us
- * at the fork (ENGINE_OBSERVE_FORKS); its events come to us with it.
- */
+/* -f: a fork child, with the observer engine the engine made for us at the fork. */
 static void kid_new(struct gdb_trace *tr, struct engine *e, pid_t pid)
 {
-	if (!e)
-		return;
-	if (tr->nkids == tr->capkids) {
-		size_t cap = tr->capkids ? 2 * tr->capkids : 8;
-		struct trace_kid *k = realloc(tr->kids, cap * sizeof(*k));
-
-		/*
-		 * No room: the child is left to its engine, which only observes
-		 * (it never stops it); detaching here, inside the fork's
-		 * handling, is not allowed. It goes when the tracer does.
-		 */
-		if (!k)
-			return;
-		tr->kids = k;
-		tr->capkids = cap;
-	}
-	tr->kids[tr->nkids++] = (struct trace_kid){e, pid};
-	trc_thread_new(tr->trc, pid);
-}
-
-/* A fork child's process ended: its engine leaves (on_stop, where that is allowed). */
-static bool kid_gone(struct gdb_trace *tr, pid_t pid)
-{
-	for (size_t i = 0; i < tr->nkids; i++) {
-		if (tr->kids[i].pid != pid)
-			continue;
-		engine_detach(tr->kids[i].e);
-		tr->kids[i] = tr->kids[--tr->nkids];
-		return true;
-	}
-	return false;
-}
-
-/* The trace ends: every child runs on untraced. */
-static void kids_leave(struct gdb_trace *tr)
-{
-	while (tr->nkids)
-		engine_detach(tr->kids[--tr->nkids].e);
+	if (e && engine_kids_add(&tr->kids, e, pid))
+		trc_thread_new(tr->trc, pid);
 }
 
 static void trace_on_event(void *ctx, const struct engine_event *ev)
@@ -229,14 +184,14 @@ static void trace_on_stop(void *ctx, const struct engine_stop *st)
 	if (st->kind != ENGINE_STOP_EXITED && st->kind != ENGINE_STOP_KILLED)
 		return; /* an observer is never stopped: nothing else comes */
 	if (st->pid != tr->pid) {
-		kid_gone(tr, st->pid);
+		engine_kids_drop(&tr->kids, st->pid);
 		return;
 	}
 	/*
 	 * The trace is the process's: children still alive are let go with it
 	 * (the session, and the daemon's hold, end with the process).
 	 */
-	kids_leave(tr);
+	engine_kids_leave(&tr->kids);
 	frame_text(tr);
 	if (st->kind == ENGINE_STOP_EXITED)
 		n = snprintf(end, sizeof(end), "W%02x", (unsigned)st->status & 0xff);
@@ -272,8 +227,7 @@ static int start_observing(struct gdb_trace *tr, const struct trc_wire *w)
 
 static void trace_free(struct gdb_trace *tr)
 {
-	kids_leave(tr);
-	free(tr->kids);
+	engine_kids_leave(&tr->kids);
 	trc_free(tr->trc);
 	buf_free(&tr->text);
 	buf_free(&tr->pkt);
@@ -353,7 +307,7 @@ int gdb_handle_utraced_detach(struct gdb_session *s, const char *p, size_t len)
 		return -EINVAL;
 	if (trace_engine(tr)) {
 		frame_text(tr); /* the open line, the -c table: the client's */
-		kids_leave(tr);
+		engine_kids_leave(&tr->kids);
 		gdb_proc_detach(s, tr->e); /* the process runs on for the others */
 		tr->e = NULL;
 	}
@@ -374,8 +328,8 @@ void gdb_trace_pump(struct gdb_session *s)
 		tr->holding = false;
 		if (trace_engine(tr))
 			engine_observe_release(tr->e);
-		for (size_t i = 0; i < tr->nkids; i++)
-			engine_observe_release(tr->kids[i].e);
+		for (size_t i = 0; i < tr->kids.n; i++)
+			engine_observe_release(tr->kids.v[i].e);
 	}
 }
 

@@ -55,12 +55,6 @@ struct ust_proc {
 	bool gone; /* its exit was reported */
 };
 
-/* A fork child followed with -f: our engine on it, until it exits. */
-struct ust_kid {
-	struct engine *e;
-	pid_t pid;
-};
-
 struct ust {
 	struct ust_opts *o;
 	struct tracer *t;
@@ -71,10 +65,9 @@ struct ust {
 	struct ust_proc procs[UST_MAX_PIDS];
 	size_t nprocs;
 	size_t alive;
-	int status;	      /* the launched program's: exit code, or 0x100 | signal */
-	bool seccomp;	      /* --seccomp-bpf asked and possible (seccomp_wanted) */
-	struct ust_kid *kids; /* -f: fork children (alive counts them) */
-	size_t nkids, capkids;
+	int status;		 /* the launched program's: exit code, or 0x100 | signal */
+	bool seccomp;		 /* --seccomp-bpf asked and possible (seccomp_wanted) */
+	struct engine_kids kids; /* -f: fork children (alive counts them) */
 };
 
 static void now(struct timespec *ts)
@@ -116,22 +109,8 @@ static void proc_gone(struct ust_proc *up, bool killed, int code)
 /* -f: a fork child, traced by an engine of our own that the engine made at the fork. */
 static void kid_new(struct ust *u, struct engine *e, pid_t pid)
 {
-	if (!e)
+	if (!e || !engine_kids_add(&u->kids, e, pid))
 		return;
-	if (u->nkids == u->capkids) {
-		size_t cap = u->capkids ? 2 * u->capkids : 16;
-		struct ust_kid *k = realloc(u->kids, cap * sizeof(*k));
-
-		/*
-		 * No room: left untracked (detaching here, inside the fork's
-		 * handling, is not allowed); tracer_free() lets it go at the end.
-		 */
-		if (!k)
-			return;
-		u->kids = k;
-		u->capkids = cap;
-	}
-	u->kids[u->nkids++] = (struct ust_kid){e, pid};
 	u->alive++;
 	trc_thread_new(u->trc, pid);
 }
@@ -139,15 +118,10 @@ static void kid_new(struct ust *u, struct engine *e, pid_t pid)
 /* A fork child's process ended (its engine's on_stop, where leaving is allowed). */
 static bool kid_gone(struct ust *u, pid_t pid)
 {
-	for (size_t i = 0; i < u->nkids; i++) {
-		if (u->kids[i].pid != pid)
-			continue;
-		engine_detach(u->kids[i].e);
-		u->kids[i] = u->kids[--u->nkids];
-		u->alive--;
-		return true;
-	}
-	return false;
+	if (!engine_kids_drop(&u->kids, pid))
+		return false;
+	u->alive--;
+	return true;
 }
 
 static void on_event(void *ctx, const struct engine_event *ev)
@@ -481,21 +455,20 @@ static void detach_all(struct ust *u, int sig)
 		up->e = NULL;
 		up->gone = true;
 	}
-	for (i = 0; i < u->nkids; i++) {
-		if (engine_seccomp(u->kids[i].e))
-			kill(u->kids[i].pid, sig);
+	for (i = 0; i < u->kids.n; i++) {
+		if (engine_seccomp(u->kids.v[i].e))
+			kill(u->kids.v[i].pid, sig);
 		if (!u->o->quiet)
-			fprintf(stderr, "ustrace: Process %d detached\n", (int)u->kids[i].pid);
-		engine_detach(u->kids[i].e);
+			fprintf(stderr, "ustrace: Process %d detached\n", (int)u->kids.v[i].pid);
 	}
-	u->nkids = 0;
+	engine_kids_leave(&u->kids);
 	u->alive = 0;
 }
 
 /* A process our own engine traces is alive: it waits for us at each event. */
 static bool private_alive(const struct ust *u)
 {
-	if (u->nkids)
+	if (u->kids.n)
 		return true;
 	for (size_t i = 0; i < u->nprocs; i++)
 		if (u->procs[i].e && !u->procs[i].gone)
@@ -601,9 +574,7 @@ static int finish(struct ust *u)
 	size_t i;
 	int st = u->status;
 
-	for (i = 0; i < u->nkids; i++) /* only after an error: they end before we do */
-		engine_detach(u->kids[i].e);
-	free(u->kids);
+	engine_kids_leave(&u->kids); /* only after an error: they end before we do */
 	for (i = 0; i < u->nprocs; i++) {
 		if (u->procs[i].e)
 			engine_detach(u->procs[i].e);
