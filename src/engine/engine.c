@@ -127,6 +127,19 @@ static void resume_signal(struct engine *e, struct uthread *th, int sig)
 		th->deliver_sig = sig;
 }
 
+void engine_keep_signals(struct engine *e, const bool keep[NSIG])
+{
+	if (e->dead)
+		return;
+	for_each_thread(e->p, th)
+	{
+		int sig = th->deliver_sig;
+
+		if ((th->sig_owners & ENGINE_BIT(e)) && sig > 0 && sig < NSIG && !keep[sig])
+			resume_signal(e, th, 0);
+	}
+}
+
 /*
  * e asks th to step. A finished step still parked on th (its report was
  * held back while e was busy) belongs to an earlier request that e has

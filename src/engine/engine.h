@@ -248,6 +248,12 @@ bool engine_stop_report(const struct engine *e, struct engine_stop *st);
  * pass[sig] for host signals 1..NSIG-1.
  */
 void engine_set_pass_signals(struct engine *e, const bool pass[NSIG]);
+/*
+ * Before leaving: the signals e stopped for and did not resume yet are
+ * delivered only where keep[sig] (gdb's QProgramSignals at a detach, as
+ * gdbserver does); the others are dropped, as a "c" without signal would.
+ */
+void engine_keep_signals(struct engine *e, const bool keep[NSIG]);
 
 /*
  * Syscalls this engine stops for (gdb's QCatchSyscalls): on == false none;

@@ -38,6 +38,21 @@ like "$GDB_OUT" "$GOT_USR1" 'gdb reports SIGUSR1 again'
 exited_with 3 'signal 0'
 like "$(program_output)" '^handler did not run$' 'signal 0: the signal was not delivered'
 
+# --- detach at the signal's stop: the program gets it if gdb passes it
+# (QProgramSignals, as gdbserver and native gdb do), not after `nopass`
+launch "$PROG"
+remote_gdb "$PROG" continue detach
+like "$GDB_OUT" "$GOT_USR1" 'detach at the stop: reported first'
+ok 'detach: the server exits' server_exits
+ok 'detach: the program ends' wait_gone "$INFERIOR_PID"
+like "$(program_output)" '^handler ran$' 'detach with SIGUSR1 passed: delivered'
+launch "$PROG"
+remote_gdb "$PROG" 'handle SIGUSR1 stop print nopass' continue detach
+like "$GDB_OUT" "$GOT_USR1" 'nopass: reported'
+ok 'nopass detach: the server exits' server_exits
+ok 'nopass detach: the program ends' wait_gone "$INFERIOR_PID"
+like "$(program_output)" '^handler did not run$' 'detach with SIGUSR1 nopass: not delivered'
+
 # --- "signal SIGTRAP": delivered although gdb's QProgramSignals leaves it
 # out (that list is for signals gdb does not name): the program dies of it
 launch "$PROG"
