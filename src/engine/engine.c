@@ -338,16 +338,21 @@ int engine_siginfo_get(struct engine *e, pid_t tid, siginfo_t *si)
 	if (ptrace(PTRACE_GETSIGINFO, tid, 0L, si) < 0)
 		return -errno;
 	/*
-	 * A thread we stopped (PTRACE_INTERRUPT) shows the SIGSTOP a
-	 * PTRACE_ATTACH or tkill-based debugger would have stopped it with:
-	 * gdb tells stopped-by-the-debugger from a signal that way
-	 * (gdb.threads/attach-into-signal.exp looks for 14 or 19).
+	 * A thread we stopped (PTRACE_INTERRUPT) shows the signal a
+	 * signal-based stub would have stopped it with: the SIGINT of a ^C
+	 * reported as such, else a SIGSTOP. gdb tells stopped-by-the-debugger
+	 * from a signal that way (gdb.threads/attach-into-signal.exp looks for
+	 * 14 or 19).
 	 */
-	if (si->si_signo == SIGTRAP && si->si_code == (SIGTRAP | PTRACE_EVENT_STOP << 8))
-		*si = (siginfo_t){.si_signo = SIGSTOP,
-				  .si_code = SI_TKILL,
+	if (si->si_signo == SIGTRAP && si->si_code == (SIGTRAP | PTRACE_EVENT_STOP << 8)) {
+		bool ctrlc = e->report.kind == ENGINE_STOP_INTERRUPT && e->report.tid == tid &&
+			     e->report.sig == SIGINT;
+
+		*si = (siginfo_t){.si_signo = ctrlc ? SIGINT : SIGSTOP,
+				  .si_code = ctrlc ? SI_USER : SI_TKILL,
 				  .si_pid = getpid(),
 				  .si_uid = getuid()};
+	}
 	return 0;
 }
 

@@ -352,6 +352,8 @@ struct engine *engine_attach(struct tracer *t, pid_t pid, const struct engine_cl
 		do
 			uproc_stop_all_sync(p);
 		while (!p->exited && seize_all(p) > 0);
+		if (!p->exited)
+			uproc_take_queued_signals(p);
 		*err = 0;
 		p->frozen = false;
 		detect_arch(p, pid);

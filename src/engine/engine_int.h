@@ -62,6 +62,7 @@ struct uthread {
 	bool stopped;	   /* in a ptrace-stop that we have not resumed */
 	bool interrupting; /* PTRACE_INTERRUPT sent, no stop seen since */
 	bool seizing;	   /* seized, its first stop not seen yet */
+	bool attach_stop;  /* ... seen: our interrupt, maybe ahead of a queued signal */
 	bool stepping;	   /* last resumed with PTRACE_SINGLESTEP */
 	bool step_stale;   /* a step was given up: its trap may still come */
 	bool step_sys;	   /* a step over a syscall insn, made with PTRACE_SYSCALL (syscall.c) */
@@ -193,6 +194,7 @@ struct uthread *uproc_thread(struct uproc *p, pid_t tid);
 int uproc_seize(struct uproc *p, pid_t tid);
 void uproc_detach_all(struct uproc *p);
 void uproc_stop_all_sync(struct uproc *p);
+void uproc_take_queued_signals(struct uproc *p);
 void uproc_handle_status(struct uproc *p, struct uthread *th, int status);
 void uproc_exited(struct uproc *p, int status);
 

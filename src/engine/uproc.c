@@ -284,35 +284,69 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 }
 
 /*
- * A PTRACE_INTERRUPT overtakes signals already queued on the thread, where
- * a signal would have stopped it first. Two cases matter:
- * - an int3's SIGTRAP: stopped between the trap and its delivery, pc is
- *   past the int3; reported as it is, gdb would see a pc in the middle of
- *   an instruction (and put its next breakpoint there);
- * - the first stop of a thread just seized: a PTRACE_ATTACH's SIGSTOP
- *   queues behind a signal already pending, and gdb reports that signal at
- *   the attach (gdb.threads/attach-into-signal.exp).
- * Only the thread's own queue counts: a process-wide signal could be taken
- * by another thread still running, and this one would never stop again.
+ * A PTRACE_INTERRUPT can stop a thread between its int3 and the SIGTRAP's
+ * delivery: the trap is pending, and pc is already past it. Reported as
+ * it is, gdb would see a pc in the middle of an instruction (and put its
+ * next breakpoint there). Is such a trap pending on th?
  */
-static bool signal_overtaken(struct uthread *th)
+static bool int3_pending(struct uthread *th)
+{
+	struct __ptrace_peeksiginfo_args args = {.off = 0, .flags = 0, .nr = 8};
+	siginfo_t si[8];
+	long n = ptrace(PTRACE_PEEKSIGINFO, th->tid, &args, si);
+
+	for (long i = 0; i < n; i++)
+		if (si[i].si_signo == SIGTRAP && si[i].si_code == SI_KERNEL)
+			return true;
+	return false;
+}
+
+/*
+ * Would th, continued, stop at once for a signal on its own queue? Stop
+ * signals do not count: a SIGCONT from outside may flush them meanwhile.
+ */
+static bool own_signal_queued(struct uthread *th)
 {
 	struct __ptrace_peeksiginfo_args args = {.off = 0, .flags = 0, .nr = 16};
 	siginfo_t si[16];
 	uint64_t blocked = ~0ULL;
 	long n = ptrace(PTRACE_PEEKSIGINFO, th->tid, &args, si);
 
-	if (n > 0 && th->seizing)
-		ptrace(PTRACE_GETSIGMASK, th->tid, sizeof(blocked), &blocked);
+	if (n <= 0 || ptrace(PTRACE_GETSIGMASK, th->tid, sizeof(blocked), &blocked) < 0)
+		return false;
 	for (long i = 0; i < n; i++) {
 		int sig = si[i].si_signo;
 
-		if (sig == SIGTRAP && si[i].si_code == SI_KERNEL)
-			return true;
-		if (sig > 0 && sig <= 64 && sig != SIGSTOP && !(blocked & (1ULL << (sig - 1))))
+		if (sig > 0 && sig <= 64 && sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN &&
+		    sig != SIGTTOU && !(blocked & (1ULL << (sig - 1))))
 			return true;
 	}
 	return false;
+}
+
+/*
+ * Once every thread of a process being attached is stopped: a
+ * PTRACE_ATTACH's SIGSTOP would have queued behind a signal already
+ * pending on a thread, and gdb reports that signal at the attach
+ * (gdb.threads/attach-into-signal.exp); our PTRACE_INTERRUPT overtook it.
+ * Such a thread is continued: it dequeues the signal and stops for it
+ * before running an instruction. Only now, with no thread running that
+ * could take a process-wide signal or flush the queue (sigaction), and
+ * only the thread's own queue.
+ */
+void uproc_take_queued_signals(struct uproc *p)
+{
+	for_each_thread(p, th)
+	{
+		bool take = th->attach_stop && th->stopped && !th->has_pending;
+
+		th->attach_stop = false;
+		if (take && own_signal_queued(th) && ptrace(PTRACE_CONT, th->tid, 0L, 0L) == 0) {
+			th->stopped = false;
+			th->interrupting = true; /* its stop is on its way: nothing to send */
+		}
+	}
+	uproc_stop_all_sync(p);
 }
 
 void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
@@ -335,14 +369,14 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 	/* seized inside a vfork: its end is the stop asked for (any stop ends an interrupt) */
 	if (th->seizing && event == PTRACE_EVENT_VFORK_DONE)
 		event = PTRACE_EVENT_STOP;
-	/* (only a stop we asked for can overtake a signal: a new thread's first stop cannot) */
-	if (event == PTRACE_EVENT_STOP && sig == SIGTRAP && th->interrupting &&
-	    signal_overtaken(th) && ptrace(PTRACE_CONT, th->tid, 0L, 0L) == 0) {
-		/* the signal is delivered before it runs again: that is the stop */
+	/* (only a stop we asked for can overtake a trap: a new thread's first stop cannot) */
+	if (event == PTRACE_EVENT_STOP && sig == SIGTRAP && th->interrupting && int3_pending(th) &&
+	    ptrace(PTRACE_CONT, th->tid, 0L, 0L) == 0) {
+		/* the SIGTRAP is delivered before it runs again: that is the stop */
 		th->interrupting = true;
-		th->seizing = false;
 		return;
 	}
+	th->attach_stop = th->seizing && event == PTRACE_EVENT_STOP && sig == SIGTRAP;
 	th->seizing = false;
 	th->stopped = true;
 	th->interrupting = false;

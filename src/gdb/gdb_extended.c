@@ -289,17 +289,22 @@ static void attach_nonstop(struct gdb_session *s, struct engine *e)
 {
 	size_t n = engine_threads(e, NULL, 0), got;
 	pid_t *tids = malloc((n ? n : 1) * sizeof(*tids));
+	struct engine_stop first;
 
 	buf_reset(&s->reply);
 	buf_puts(&s->reply, "OK");
 	if (!tids)
 		return;
+	/* a signal met at the attach is that thread's stop (gdb_session_set_engine kept it) */
+	first = s->last;
+	if (first.kind != ENGINE_STOP_SIGNAL || first.pid != engine_pid(e))
+		first.tid = 0;
 	got = engine_threads(e, tids, n);
 	for (size_t i = 0; i < n && i < got; i++) {
 		struct engine_stop st = {
 			.kind = ENGINE_STOP_STOPPED, .pid = engine_pid(e), .tid = tids[i]};
 
-		gdb_nonstop_on_stop(s, &st);
+		gdb_nonstop_on_stop(s, tids[i] == first.tid ? &first : &st);
 	}
 	free(tids);
 }

@@ -42,7 +42,7 @@ ok 'after the detach the program answers' reader_says '^demo> got: world'
 
 # --- attach, continue, ^C, detach
 start_server --attach :0 "$READER_PID" || bail "server did not attach again"
-remote_gdb_bg "$WORK/gdb.out" "$PROG" continue bt 'print lines_seen' detach
+remote_gdb_bg "$WORK/gdb.out" "$PROG" continue bt 'print lines_seen' 'print $_siginfo.si_signo' detach
 # In batch mode gdb prints no "Continuing.": the program leaving its
 # tracing stop tells that the continue went through.
 ok 'continue: the program runs' wait_until pid_running "$READER_PID"
@@ -53,6 +53,7 @@ like "$GDB_OUT" '^Program received signal SIGINT, Interrupt\.' '^C: Program rece
 like "$GDB_OUT" "^#0 .* in $IN_READ " '^C: stopped in read()'
 like "$GDB_OUT" '^#[0-9]+ .* in read_line \(fd=0, buf=0x[0-9a-f]+ "world", cap=256\)' '^C: bt after the interrupt'
 like "$GDB_OUT" '^\$1 = 2$' '^C: lines_seen = 2'
+like "$GDB_OUT" '^\$2 = 2$' '^C: $_siginfo says SIGINT, as the stop does'
 like "$GDB_OUT" "^\\[Inferior 1 \\(process $READER_PID\\) detached\\]" '^C: detached'
 ok 'server exits after the second detach' server_exits
 

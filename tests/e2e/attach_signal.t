@@ -50,4 +50,17 @@ ok "the signal left at the detach was delivered, and more since ($second, $third
 	test "$third" -gt $((second + 1))
 ok 'the program runs at the end' pid_running "$READER_PID"
 
+# --- non-stop: the signal is the thread's stop there too, and goes with it
+start_server --multi :0 || bail "server did not start"
+EX=(-ex 'set non-stop on' -ex "target extended-remote $TARGET" -ex "attach $READER_PID"
+	-ex 'print usr1_count' -ex 'print $_siginfo.si_signo' -ex 'break on_usr1' -ex continue
+	-ex 'print usr1_count' -ex detach -ex 'monitor exit')
+run_gdb "$PROG" "${EX[@]}"
+like "$GDB_OUT" '^\$2 = 10$' 'non-stop: the attach stop is the SIGUSR1'
+like "$GDB_OUT" '^Thread 1 "vfork_signal" hit Breakpoint 1, on_usr1 \(sig=10\)|^Breakpoint 1, on_usr1 \(sig=10\)' \
+	'non-stop: continue delivers it'
+ok 'non-stop: in the handler, before it counts' test -n "$(count_of 3)" -a "$(count_of 3)" = "$(count_of 1)"
+ok 'server exits' server_exits
+ok 'the program runs at the end of it all' pid_running "$READER_PID"
+
 done_testing
