@@ -56,6 +56,8 @@ struct fthread {
 	bool running;
 	bool intr;	   /* PTRACE_INTERRUPT pending */
 	bool trap_pending; /* an int3's SIGTRAP not yet delivered (PTRACE_PEEKSIGINFO) */
+	int queued;	   /* a signal on the thread's own queue (PTRACE_PEEKSIGINFO) ... */
+	uint64_t blocked;  /* ... and its blocked mask (PTRACE_GETSIGMASK) */
 	struct user_regs_struct regs;
 	unsigned long dr[8];
 	siginfo_t si;
@@ -201,12 +203,17 @@ long ptrace(enum __ptrace_request req, ...)
 		*(unsigned long *)data = 0;
 		return 0;
 	case PTRACE_PEEKSIGINFO:
-		if (!k->trap_pending)
+		if (!k->trap_pending && !k->queued)
 			return 0;
 		memset(data, 0, sizeof(siginfo_t));
-		((siginfo_t *)data)->si_signo = SIGTRAP;
-		((siginfo_t *)data)->si_code = SI_KERNEL;
+		((siginfo_t *)data)->si_signo = k->trap_pending ? SIGTRAP : k->queued;
+		((siginfo_t *)data)->si_code = k->trap_pending ? SI_KERNEL : SI_TKILL;
 		return 1;
+	case PTRACE_GETSIGMASK:
+		if ((size_t)addr != sizeof(k->blocked))
+			break;
+		memcpy(data, &k->blocked, sizeof(k->blocked));
+		return 0;
 	default:
 		break;
 	}
@@ -228,8 +235,9 @@ ssize_t process_vm_readv(pid_t pid, const struct iovec *lvec, unsigned long liov
 
 /*
  * Only uproc_stop_all_sync() blocks in waitpid(): an interrupted thread
- * then reports its PTRACE_EVENT_STOP. Polls (WNOHANG) see nothing: the
- * tests feed every other status themselves.
+ * then reports its PTRACE_EVENT_STOP, a continued one with a signal
+ * queued its signal-delivery-stop. Polls (WNOHANG) see nothing: the tests
+ * feed every other status themselves.
  */
 pid_t waitpid(pid_t pid, int *status, int options)
 {
@@ -237,6 +245,15 @@ pid_t waitpid(pid_t pid, int *status, int options)
 	if (options & WNOHANG)
 		return 0;
 	for (int i = 1; i <= NTHREADS; i++) {
+		if (kt[i].alive && kt[i].running && !kt[i].intr && kt[i].queued) {
+			kt[i].running = false;
+			memset(&kt[i].si, 0, sizeof(kt[i].si));
+			kt[i].si.si_signo = kt[i].queued;
+			kt[i].si.si_code = SI_TKILL;
+			*status = W_STOPCODE(kt[i].queued);
+			kt[i].queued = 0;
+			return TID(i);
+		}
 		if (kt[i].alive && kt[i].running && kt[i].intr) {
 			kt[i].running = false;
 			kt[i].intr = false;
@@ -649,6 +666,48 @@ static void test_interrupt_after_int3(void)
 	poll_reports();
 	ok(is_stop(&ra, 1, ENGINE_STOP_SWBREAK, 2, SIGTRAP), "  then the report (T2's hit)");
 	teardown();
+}
+
+/*
+ * Attach: every thread stopped by our interrupt. A signal waiting on a
+ * thread's own queue, unblocked, would have come before a PTRACE_ATTACH's
+ * SIGSTOP: that thread is continued so that the signal is its stop. Not
+ * a blocked one, not a stop signal.
+ */
+static void test_attach_queued_signal(void)
+{
+	diag("attach: a signal already queued on a thread comes first");
+	memset(kt, 0, sizeof(kt));
+	trace();
+	p = uproc_new(tracer, PID, true);
+	p->frozen = true;
+	for (int i = 1; i <= NTHREADS; i++) {
+		struct uthread *t = uthread_add(p, TID(i));
+
+		kt[i].alive = true;
+		kt[i].regs.rip = START_PC;
+		t->stopped = true;
+		t->attach_stop = true;
+	}
+	kt[1].queued = SIGTSTP;
+	kt[2].queued = SIGUSR1;
+	kt[3].queued = SIGUSR2;
+	kt[3].blocked = 1ull << (SIGUSR2 - 1);
+	uproc_take_queued_signals(p);
+	is_str(trace(), "c2", "only T2 (SIGUSR1, unblocked) is continued");
+	ok(th(2)->stopped && th(2)->has_pending && th(2)->pending.kind == UEV_SIGNAL &&
+		   th(2)->pending.sig == SIGUSR1,
+	   "  it stops for SIGUSR1 before running: a signal report waits on it");
+	ok(!th(1)->has_pending && !th(3)->has_pending,
+	   "  T1 (SIGTSTP, a stop signal) and T3 (SIGUSR2 blocked) keep the interrupt stop");
+	ok(!th(1)->attach_stop && !th(2)->attach_stop && !th(3)->attach_stop,
+	   "  looked at once: later stops are not attach stops");
+	uproc_detach_all(p);
+	uproc_free(p);
+	p = NULL;
+	is_str(trace(), "d1 d2:10 d3", "detached: T2 gets its SIGUSR1 back");
+	ok(!violations && !test_errors, "  (the fake kernel saw no request for a running thread)");
+	violations = test_errors = 0;
 }
 
 static void test_step_owner(void)
@@ -1186,6 +1245,7 @@ int main(void)
 	test_interrupt_queued();
 	test_breakpoint_owners();
 	test_interrupt_after_int3();
+	test_attach_queued_signal();
 	test_step_owner();
 	test_signals();
 	test_busy();
