@@ -52,6 +52,27 @@ like "$GDB_OUT" '^warning: Empty data returned by target.  Wrong osdata type\?' 
 unlike "$GDB_OUT" '^warning: (while parsing|Can not parse|Remote failure)' 'no XML or protocol error'
 ok 'the program is still running' pid_running "$READER_PID"
 close_reader
+
+# --- System V IPC objects made for the test (ipcmk, util-linux)
+if command -v ipcmk >/dev/null; then
+	shmid=$(ipcmk -M 4096 -p 0640 | sed -n 's/^Shared memory id: //p')
+	semid=$(ipcmk -S 3 -p 0604 | sed -n 's/^Semaphore id: //p')
+	msqid=$(ipcmk -Q -p 0600 | sed -n 's/^Message queue id: //p')
+	ex_args "target extended-remote $TARGET" 'info os shm' 'info os semaphores' 'info os msg'
+	run_gdb "${EX[@]}"
+	ipcrm ${shmid:+-m "$shmid"} ${semid:+-s "$semid"} ${msqid:+-q "$msqid"}
+	me=$(id -un) grp=$(id -gn)
+	like "$GDB_OUT" "^key +shmid +permissions +size +creator command +last op\. command +num attached +user +group +creator user +creator group +last shmat\(\) time +last shmdt\(\) time +last shmctl\(\) time *\$" \
+		'info os shm: the columns'
+	like "$GDB_OUT" "^-?[0-9]+ +$shmid +640 +4096 +\S+ +\S+ +0 +$me +$grp +$me +$grp +.*[0-9]{4} *\$" \
+		'info os shm: the segment (perms in octal, size, owners, ctime)'
+	like "$GDB_OUT" "^-?[0-9]+ +$semid +604 +3 +$me +$grp +$me +$grp +.*[0-9]{4} *\$" \
+		'info os semaphores: the set of 3'
+	like "$GDB_OUT" "^-?[0-9]+ +$msqid +600 +0 +0 +\S+ +\S+ +$me +$grp +$me +$grp +.*[0-9]{4} *\$" \
+		'info os msg: the empty queue'
+else
+	skip 4 'no ipcmk: System V IPC listings not checked'
+fi
 ok 'the server lives on without a process' pid_alive "$SERVER_PID"
 
 # --- the threads of a stopped multi-threaded program
