@@ -402,9 +402,11 @@ start_reader() {
 		bail "the program's stdin did not open"
 }
 
-# feed_reader LINE: writes LINE to the reader's stdin.
+# feed_reader LINE: writes LINE to the reader's stdin (fails after
+# E2E_WAIT seconds if the reader is gone: opening a FIFO that nobody reads
+# would block for ever).
 feed_reader() {
-	printf '%s\n' "$1" >"$WORK/reader.in"
+	timeout -k 2 "$E2E_WAIT" bash -c 'printf "%s\n" "$1" >"$2"' _ "$1" "$WORK/reader.in"
 }
 
 # close_reader: ends the reader's stdin.
