@@ -288,12 +288,15 @@ static int seize_pass(struct uproc *p)
  */
 static int seize_all(struct uproc *p)
 {
-	int met = 0, total = 0;
+	int total = 0;
 
 	for (int pass = 0; pass < 10000; pass++) {
-		met = seize_pass(p);
-		if (met <= 0)
-			return met < 0 ? met : total;
+		int met = seize_pass(p);
+
+		if (met < 0)
+			return met;
+		if (met == 0)
+			break;
 		total += met;
 	}
 	return total;

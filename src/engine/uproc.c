@@ -283,6 +283,15 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 	}
 }
 
+/* The signals on th's own queue (not the process's), at most max: their count. */
+static long own_queue(struct uthread *th, siginfo_t *si, unsigned max)
+{
+	struct __ptrace_peeksiginfo_args args = {.off = 0, .flags = 0, .nr = max};
+	long n = ptrace(PTRACE_PEEKSIGINFO, th->tid, &args, si);
+
+	return n < 0 ? 0 : n;
+}
+
 /*
  * A PTRACE_INTERRUPT can stop a thread between its int3 and the SIGTRAP's
  * delivery: the trap is pending, and pc is already past it. Reported as
@@ -291,9 +300,8 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
  */
 static bool int3_pending(struct uthread *th)
 {
-	struct __ptrace_peeksiginfo_args args = {.off = 0, .flags = 0, .nr = 8};
 	siginfo_t si[8];
-	long n = ptrace(PTRACE_PEEKSIGINFO, th->tid, &args, si);
+	long n = own_queue(th, si, 8);
 
 	for (long i = 0; i < n; i++)
 		if (si[i].si_signo == SIGTRAP && si[i].si_code == SI_KERNEL)
@@ -307,12 +315,11 @@ static bool int3_pending(struct uthread *th)
  */
 static bool own_signal_queued(struct uthread *th)
 {
-	struct __ptrace_peeksiginfo_args args = {.off = 0, .flags = 0, .nr = 16};
 	siginfo_t si[16];
 	uint64_t blocked = ~0ULL;
-	long n = ptrace(PTRACE_PEEKSIGINFO, th->tid, &args, si);
+	long n = own_queue(th, si, 16);
 
-	if (n <= 0 || ptrace(PTRACE_GETSIGMASK, th->tid, sizeof(blocked), &blocked) < 0)
+	if (n == 0 || ptrace(PTRACE_GETSIGMASK, th->tid, sizeof(blocked), &blocked) < 0)
 		return false;
 	for (long i = 0; i < n; i++) {
 		int sig = si[i].si_signo;
