@@ -184,42 +184,44 @@ static void handle_status(struct tracer *t, pid_t tid, int status, const struct 
 }
 
 /*
- * waitpid, or wait4 with the process's rusage when an observer wants
- * system times (the kernel sums every thread's then: not free).
+ * Wait for one status (waitpid flags) and handle it: the tid, 0 (WNOHANG,
+ * none), or -1 with errno. waitpid, or wait4 with the process's rusage
+ * when an observer wants system times (the kernel sums every thread's
+ * then: not free).
  */
-static pid_t wait_any(struct tracer *t, int *status, int flags, struct rusage *ru)
-{
-	if (t->rusage)
-		return wait4(-1, status, __WALL | flags, ru);
-	return waitpid(-1, status, __WALL | flags);
-}
-
-int tracer_wait_one(struct tracer *t)
+static pid_t reap_one(struct tracer *t, int flags)
 {
 	struct rusage ru;
 	int status;
 	pid_t tid;
 
+	if (t->rusage)
+		tid = wait4(-1, &status, __WALL | flags, &ru);
+	else
+		tid = waitpid(-1, &status, __WALL | flags);
+	if (tid > 0)
+		handle_status(t, tid, status, t->rusage ? &ru : NULL);
+	return tid;
+}
+
+int tracer_wait_one(struct tracer *t)
+{
+	pid_t tid;
+
 	do
-		tid = wait_any(t, &status, 0, &ru);
+		tid = reap_one(t, 0);
 	while (tid < 0 && errno == EINTR);
-	if (tid < 0)
-		return -errno;
-	handle_status(t, tid, status, t->rusage ? &ru : NULL);
-	return 0;
+	return tid < 0 ? -errno : 0;
 }
 
 static void reap_all(struct tracer *t)
 {
 	struct signalfd_siginfo si;
-	struct rusage ru;
-	int status;
-	pid_t tid;
 
 	while (read(t->sigfd, &si, sizeof(si)) == sizeof(si))
 		;
-	while ((tid = wait_any(t, &status, WNOHANG, &ru)) > 0)
-		handle_status(t, tid, status, t->rusage ? &ru : NULL);
+	while (reap_one(t, WNOHANG) > 0)
+		;
 }
 
 /* Hand ready stop reports to their clients. */
@@ -266,21 +268,15 @@ void tracer_poll(struct tracer *t)
 
 int tracer_wait(struct tracer *t, volatile sig_atomic_t *stop)
 {
-	struct rusage ru;
-	int status;
-	pid_t tid;
-
 	if (t->notify_pending) { /* reports made outside a status: hand them out first */
 		notify_all(t);
 		return 0;
 	}
 	if (*stop)
 		return -EINTR;
-	tid = wait_any(t, &status, 0, &ru);
-	if (tid < 0)
-		return -errno;
 	/* one status per call: the next wait4 returns at once if more are there */
-	handle_status(t, tid, status, t->rusage ? &ru : NULL);
+	if (reap_one(t, 0) < 0)
+		return -errno;
 	if (t->notify_pending)
 		notify_all(t);
 	return 0;
