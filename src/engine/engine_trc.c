@@ -47,3 +47,28 @@ struct trc_reader engine_trc_reader(struct engine_trc_thread *t)
 {
 	return (struct trc_reader){t, rd_read, rd_fd_path, rd_sp};
 }
+
+/* -c without -w sums system CPU time: the engine must fetch it at each stop. */
+static unsigned observe_mask(const struct trc_opts *o, bool follow)
+{
+	unsigned mask = ENGINE_OBSERVE_SYSCALLS | ENGINE_OBSERVE_SIGNALS;
+
+	if (follow)
+		mask |= ENGINE_OBSERVE_FORKS;
+	if (o->count != TRC_COUNT_OFF && !o->count_wall)
+		mask |= ENGINE_OBSERVE_STIME;
+	return mask;
+}
+
+int engine_trc_observe(struct engine *e, const struct trc_opts *o, bool follow)
+{
+	static long nrs[TRC_SET_MAX];
+	const struct arch_desc *arch = engine_arch(e);
+	enum trc_pers p = arch && arch->kind == ARCH_I386 ? TRC_PERS_32 : TRC_PERS_64;
+	struct engine_resume run = {-1, ENGINE_RUN, 0};
+	bool all = trc_traces_all(o, p);
+	size_t n = all ? 0 : trc_traced_nrs(o, p, nrs, TRC_SET_MAX);
+	int rc = engine_observe(e, observe_mask(o, follow), all ? NULL : nrs, n);
+
+	return rc ? rc : engine_resume(e, &run, 1);
+}

@@ -1,7 +1,7 @@
 /*
  * engine_trc.h: the tracer core's reader over a thread an engine holds
- * stopped, for both places that decode syscalls (ustrace's own engine and
- * the daemon's trace sessions).
+ * stopped, and the observer set up from its options, for both places that
+ * decode syscalls (ustrace's own engine and the daemon's trace sessions).
  */
 #ifndef UTRACED_ENGINE_TRC_H
 #define UTRACED_ENGINE_TRC_H
@@ -20,5 +20,12 @@ struct engine_trc_thread {
  * *t lives (on the stack of an on_event callback).
  */
 struct trc_reader engine_trc_reader(struct engine_trc_thread *t);
+
+/*
+ * Make e (stopped for it) an observer of what the options o show (-f:
+ * follow fork children too), stopping only for the syscalls shown, and let
+ * the process go: 0 or -errno.
+ */
+int engine_trc_observe(struct engine *e, const struct trc_opts *o, bool follow);
 
 #endif

@@ -204,27 +204,6 @@ static void trace_on_stop(void *ctx, const struct engine_stop *st)
 	tr->e = NULL;
 }
 
-/* Observe what the options ask for; the engine stops only for shown syscalls. */
-static int start_observing(struct gdb_trace *tr, const struct trc_wire *w)
-{
-	static long nrs[TRC_SET_MAX];
-	const struct arch_desc *arch = engine_arch(tr->e);
-	enum trc_pers p = arch && arch->kind == ARCH_I386 ? TRC_PERS_32 : TRC_PERS_64;
-	struct engine_resume run = {-1, ENGINE_RUN, 0};
-	bool all = trc_traces_all(&w->o, p);
-	size_t n = all ? 0 : trc_traced_nrs(&w->o, p, nrs, TRC_SET_MAX);
-	int rc;
-
-	rc = engine_observe(tr->e,
-			    ENGINE_OBSERVE_SYSCALLS | ENGINE_OBSERVE_SIGNALS |
-				    (w->follow ? ENGINE_OBSERVE_FORKS : 0) |
-				    (w->o.count != TRC_COUNT_OFF && !w->o.count_wall
-					     ? ENGINE_OBSERVE_STIME
-					     : 0),
-			    all ? NULL : nrs, n);
-	return rc ? rc : engine_resume(tr->e, &run, 1);
-}
-
 static void trace_free(struct gdb_trace *tr)
 {
 	engine_kids_leave(&tr->kids);
@@ -290,7 +269,7 @@ int gdb_handle_utraced_trace(struct gdb_session *s, const char *p, size_t len)
 	tr->trc = trc_new_sink(&w.o, &sink);
 	known_threads(tr);
 	s->trace = tr;
-	err = start_observing(tr, &w);
+	err = engine_trc_observe(tr->e, &w.o, w.follow);
 	if (err < 0)
 		return err; /* the session keeps it; leaving frees it */
 	buf_puts(&s->reply, "OK");

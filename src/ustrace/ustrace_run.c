@@ -228,37 +228,6 @@ static void print_execve(struct ust *u, pid_t pid, const struct arch_desc *arch)
 	trc_syscall_exit(u->trc, &w, 0);
 }
 
-/* -c without -w sums system CPU time: the engine must fetch it at each stop. */
-static unsigned observe_mask(const struct trc_opts *o, bool follow)
-{
-	unsigned mask = ENGINE_OBSERVE_SYSCALLS | ENGINE_OBSERVE_SIGNALS;
-
-	if (follow)
-		mask |= ENGINE_OBSERVE_FORKS;
-	if (o->count != TRC_COUNT_OFF && !o->count_wall)
-		mask |= ENGINE_OBSERVE_STIME;
-	return mask;
-}
-
-/* Start observing: the engine stops only for the syscalls we show. */
-static int observe(struct ust *u, struct ust_proc *up)
-{
-	static long nrs[TRC_SET_MAX];
-	const struct arch_desc *arch = engine_arch(up->e);
-	enum trc_pers p = arch && arch->kind == ARCH_I386 ? TRC_PERS_32 : TRC_PERS_64;
-	struct engine_resume run = {-1, ENGINE_RUN, 0};
-	size_t n = 0;
-	int rc;
-
-	if (!trc_traces_all(&u->o->trc, p))
-		n = trc_traced_nrs(&u->o->trc, p, nrs, TRC_SET_MAX);
-	rc = engine_observe(up->e, observe_mask(&u->o->trc, u->o->follow),
-			    trc_traces_all(&u->o->trc, p) ? NULL : nrs, n);
-	if (rc == 0)
-		rc = engine_resume(up->e, &run, 1);
-	return rc;
-}
-
 static struct engine_client client_for(struct ust_proc *up)
 {
 	struct engine_client c = {0};
@@ -336,7 +305,7 @@ static int start_launch(struct ust *u)
 	u->nprocs = u->alive = 1;
 	trc_thread_new(u->trc, up->pid);
 	print_execve(u, up->pid, engine_arch(up->e));
-	return observe(u, up) ? -1 : 0;
+	return engine_trc_observe(up->e, &u->o->trc, u->o->follow) ? -1 : 0;
 }
 
 static const struct ust_join_cb *join_cb(struct ust_proc *up)
@@ -409,7 +378,7 @@ static int start_attach(struct ust *u)
 			fprintf(stderr, "ustrace: Process %d attached\n", (int)up->pid);
 		if (up->e)
 			attach_signal(up);
-		if (up->e && observe(u, up)) {
+		if (up->e && engine_trc_observe(up->e, &u->o->trc, u->o->follow)) {
 			fprintf(stderr, "ustrace: cannot observe pid %d\n", (int)up->pid);
 			return -1;
 		}
