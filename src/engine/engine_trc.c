@@ -48,6 +48,11 @@ struct trc_reader engine_trc_reader(struct engine_trc_thread *t)
 	return (struct trc_reader){t, rd_read, rd_fd_path, rd_sp};
 }
 
+enum trc_pers engine_trc_pers(const struct arch_desc *arch)
+{
+	return arch && arch->kind == ARCH_I386 ? TRC_PERS_32 : TRC_PERS_64;
+}
+
 /* -c without -w sums system CPU time: the engine must fetch it at each stop. */
 static unsigned observe_mask(const struct trc_opts *o, bool follow)
 {
@@ -63,8 +68,7 @@ static unsigned observe_mask(const struct trc_opts *o, bool follow)
 int engine_trc_observe(struct engine *e, const struct trc_opts *o, bool follow)
 {
 	static long nrs[TRC_SET_MAX];
-	const struct arch_desc *arch = engine_arch(e);
-	enum trc_pers p = arch && arch->kind == ARCH_I386 ? TRC_PERS_32 : TRC_PERS_64;
+	enum trc_pers p = engine_trc_pers(engine_arch(e));
 	struct engine_resume run = {-1, ENGINE_RUN, 0};
 	bool all = trc_traces_all(o, p);
 	size_t n = all ? 0 : trc_traced_nrs(o, p, nrs, TRC_SET_MAX);

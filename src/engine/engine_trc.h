@@ -21,6 +21,9 @@ struct engine_trc_thread {
  */
 struct trc_reader engine_trc_reader(struct engine_trc_thread *t);
 
+/* The tracer core's personality of a thread of this arch (NULL: x86-64). */
+enum trc_pers engine_trc_pers(const struct arch_desc *arch);
+
 /*
  * Make e (stopped for it) an observer of what the options o show (-f:
  * follow fork children too), stopping only for the syscalls shown, and let

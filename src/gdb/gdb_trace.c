@@ -128,13 +128,11 @@ static void trace_on_event(void *ctx, const struct engine_event *ev)
 	struct engine *from = ev->engine ? ev->engine : tr->e;
 	struct engine_trc_thread th = {from, ev->tid};
 	struct trc_reader rd = engine_trc_reader(&th);
-	struct trc_who w = {ev->tid, TRC_PERS_64, &rd, {0, 0}, 0};
+	struct trc_who w = {ev->tid, engine_trc_pers(ev->arch), &rd, {0, 0}, 0};
 	char msg[64];
 
 	if (!tr->e || (!tr->follow && ev->tid != tr->pid))
 		return; /* without -f strace traces the thread it was given only */
-	if (ev->arch && ev->arch->kind == ARCH_I386)
-		w.pers = TRC_PERS_32;
 	clock_gettime(CLOCK_REALTIME, &w.ts); /* -t, -T, -c: at the event, not at the client */
 	w.stime_ns = ev->stime_ns;
 	switch (ev->kind) {

@@ -131,12 +131,10 @@ static void on_event(void *ctx, const struct engine_event *ev)
 	/* a fork child's events come with its own engine, our ctx */
 	struct engine_trc_thread th = {ev->engine ? ev->engine : up->e, ev->tid};
 	struct trc_reader rd = engine_trc_reader(&th);
-	struct trc_who w = {ev->tid, TRC_PERS_64, &rd, {0, 0}, 0};
+	struct trc_who w = {ev->tid, engine_trc_pers(ev->arch), &rd, {0, 0}, 0};
 
 	if (!u->o->follow && ev->tid != up->pid)
 		return; /* without -f strace traces the thread it was given only */
-	if (ev->arch && ev->arch->kind == ARCH_I386)
-		w.pers = TRC_PERS_32;
 	now(&w.ts);
 	w.stime_ns = ev->stime_ns;
 	switch (ev->kind) {
