@@ -44,6 +44,7 @@ enum ep_kind {
 	EP_TRACER,
 	EP_SIGNAL,
 	EP_FUSE, /* the /dev/fuse connection of --mount (ep_fuse.c) */
+	EP_PTY,	 /* a pty behind DIR/<pid>/gdb, before its first byte (ep_pty.c) */
 };
 
 struct ep_item {
@@ -59,6 +60,7 @@ struct ep_conn {
 	bool want_out; /* EPOLLOUT armed */
 	bool primary;  /* the COMM client: gdbserver's rules apply */
 	bool dead;     /* read EOF or error: close after this round */
+	bool linger;   /* closed only by the client (a pty: closing drops its input) */
 	struct gdb_session *s;
 };
 
@@ -86,17 +88,46 @@ void ep_rendezvous_free(struct ep_rendezvous **list, int epfd);
 int ep_rendezvous_accept(struct ep_item *item, int *fd, pid_t *pid, struct ucred *peer);
 
 /*
- * The FUSE tree (ep_fuse.c): DIR/<pid>/gdb, one gdb session and engine per
- * open file, and DIR/<pid>/engines, served from this event loop.
+ * The ptys behind DIR/<pid>/gdb (ep_pty.c): one per client that resolves
+ * the link, its slave the client's; the first byte written to it makes it
+ * a connection to a gdb session on the process.
+ */
+struct ep_ptys;
+/* Who a pty is for: the process to debug, and the client that asked. */
+struct ep_pty_client {
+	pid_t pid;    /* the process to debug */
+	pid_t client; /* the client's process */
+	uid_t uid;
+	gid_t gid;
+};
+struct ep_ptys *ep_ptys_new(int epfd);
+void ep_ptys_free(struct ep_ptys *p);
+/*
+ * The slave's path (/dev/pts/N) into path for who, asking from thread tid:
+ * the pty this thread got for this process and nobody opened yet, or a new
+ * one. 0 or -errno (-EAGAIN: that user has too many).
+ */
+int ep_ptys_offer(struct ep_ptys *p, const struct ep_pty_client *who, pid_t tid, char *path,
+		  size_t len);
+/*
+ * An event on item (a pty's master): true when the client wrote to it,
+ * with who it is for and the master, which is the caller's from then on.
+ * A pty closed without a byte goes.
+ */
+bool ep_ptys_take(struct ep_ptys *p, struct ep_item *item, struct ep_pty_client *who, int *master);
+/* Drop the ptys nobody opened in time; ms until the next is due, or -1. */
+int ep_ptys_expire(struct ep_ptys *p);
+
+/*
+ * The FUSE tree (ep_fuse.c): DIR/<pid>/gdb, a symlink to a pty of ptys,
+ * and DIR/<pid>/engines, served from this event loop.
  */
 struct ep_fuse;
 /* Mount on dir (made if missing, a stale mount replaced); NULL after a message. */
-struct ep_fuse *ep_fuse_open(const char *dir, struct tracer *t, struct gdb_server *srv, int epfd);
+struct ep_fuse *ep_fuse_open(const char *dir, struct tracer *t, struct ep_ptys *ptys, int epfd);
 /* Its fd is readable: handle the requests; false when the mount went away. */
 bool ep_fuse_read(struct ep_fuse *fs);
-/* After any event: answer parked reads and wake pollers that have output. */
-void ep_fuse_settle(struct ep_fuse *fs);
-/* Unmount, then end every session (their engines detach). NULL is fine. */
+/* Unmount. NULL is fine. */
 void ep_fuse_close(struct ep_fuse *fs, int epfd);
 
 /* What the daemon does: the options main.c parsed. */

@@ -3,15 +3,12 @@
  * kernel patch: a FUSE file system with DIR/<pid>/gdb, which speaks RSP
  * (`target remote DIR/<pid>/gdb`), and DIR/<pid>/engines, who is attached.
  *
- * Each open of a gdb file is one gdb session and one engine; its release
- * (after the last close, also when the client was killed) detaches that
- * engine and the process runs on. Requests are read from the /dev/fuse fd
- * in the daemon's own epoll loop with libfuse's low-level API, so there is
- * no FUSE thread: a read with nothing to return is parked and answered
- * from ep_fuse_settle() when the session has output, as a socket read
- * would be. Kernel and libfuse details this depends on (direct_io, poll
- * notifications, FOPEN_STREAM, the tty ioctls gdb sends) are in
- * docs/fuse.md.
+ * DIR/<pid>/gdb is a symlink, resolved anew for every caller (symlinks are
+ * not cached) to a pty of its own (ep_pty.c): the checks (which process,
+ * whose, who may debug it) are made here, and their errors are what the
+ * caller's open() fails with. Requests are read from the /dev/fuse fd in
+ * the daemon's own epoll loop with libfuse's low-level API, so there is no
+ * FUSE thread. Why a pty and not a file that speaks RSP itself: docs/fuse.md.
  */
 #include "ep.h"
 #include "ep_fuse.h"
@@ -25,15 +22,11 @@
 #define FUSE_USE_VERSION 312
 #include <fcntl.h>
 #include <fuse_lowlevel.h>
-#include <linux/fuse.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,13 +41,7 @@ struct ep_fuse_file {
 	struct ep_fuse_file *next;
 	enum node node;
 	pid_t pid;
-	struct gdb_session *s; /* NODE_GDB: its session (and engine) */
-	struct buf text;       /* engines text, or directory names (NUL-separated) */
-	fuse_req_t read_req;   /* a read parked until there is output */
-	size_t read_size;
-	pid_t read_tgid;	    /* ... by this process */
-	bool read_intr;		    /* ... and interrupted (answer EINTR) */
-	struct fuse_pollhandle *ph; /* a poller waiting for output */
+	struct buf text; /* engines text, or directory names (NUL-separated) */
 };
 
 struct ep_fuse {
@@ -62,7 +49,7 @@ struct ep_fuse {
 	struct fuse_session *se;
 	struct fuse_buf buf;
 	struct tracer *t;
-	struct gdb_server *srv;
+	struct ep_ptys *ptys;
 	struct ep_fuse_file *files;
 	time_t started;
 	char dir[4096];
@@ -73,18 +60,12 @@ static struct ep_fuse_file *file_of(struct fuse_file_info *fi)
 	return (struct ep_fuse_file *)(uintptr_t)fi->fh;
 }
 
-/* Output for the client, or end of file once the session has no process left. */
-static bool gdb_readable(struct ep_fuse_file *f)
-{
-	return f->s->rsp.out.len || !f->s->engine;
-}
-
 static void fill_attr(struct ep_fuse *fs, fuse_ino_t ino, uid_t uid, gid_t gid, struct stat *st)
 {
 	static const mode_t modes[] = {
 		[NODE_ROOT] = S_IFDIR | 0555,
 		[NODE_DIR] = S_IFDIR | 0500,
-		[NODE_GDB] = S_IFREG | 0600,
+		[NODE_GDB] = S_IFLNK | 0777, /* what a symlink's mode always is */
 		[NODE_ENGINES] = S_IFREG | 0400,
 	};
 	enum node node = INO_NODE(ino);
@@ -169,14 +150,6 @@ static void file_free(struct ep_fuse *fs, struct ep_fuse_file *f)
 			break;
 		}
 	}
-	if (f->read_req)
-		fuse_reply_err(f->read_req, EIO);
-	if (f->ph)
-		fuse_pollhandle_destroy(f->ph);
-	if (f->s) {
-		gdb_session_free(f->s); /* its engine leaves; the process runs on */
-		free(f->s);
-	}
 	buf_free(&f->text);
 	free(f);
 }
@@ -234,7 +207,7 @@ static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			else
 				st = (struct stat){
 					.st_ino = INO(f->pid, *n == 'g' ? NODE_GDB : NODE_ENGINES),
-					.st_mode = S_IFREG};
+					.st_mode = *n == 'g' ? S_IFLNK : S_IFREG};
 		}
 		if (i < off)
 			continue;
@@ -249,133 +222,87 @@ static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 
 static void op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	struct ep_fuse *fs = fuse_req_userdata(req);
-	struct ep_fuse_file *f = file_of(fi);
-
 	(void)ino;
-	if (fs->srv->debug && f->s)
-		fprintf(stderr, "fuse: %d/gdb released\n", f->pid);
-	file_free(fs, f);
+	file_free(fuse_req_userdata(req), file_of(fi));
 	fuse_reply_err(req, 0);
-}
-
-/* Every close: nothing to do. Leaving happens at release, once. */
-static void op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
-{
-	(void)ino;
-	(void)fi;
-	fuse_reply_err(req, 0);
-}
-
-static void on_read_interrupt(fuse_req_t req, void *data)
-{
-	struct ep_fuse_file *f = data;
-
-	/* libfuse holds the request's lock here: answer later, in ep_fuse_settle() */
-	if (f->read_req == req)
-		f->read_intr = true;
-}
-
-/* Hand the client what the session has queued, at most size bytes. */
-static void reply_output(struct ep_fuse_file *f, fuse_req_t req, size_t size)
-{
-	struct buf *out = &f->s->rsp.out;
-	size_t n = out->len < size ? out->len : size;
-
-	fuse_reply_buf(req, out->data, n);
-	buf_consume(out, n);
 }
 
 static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	struct ep_fuse_file *f = file_of(fi);
+	size_t len = f->text.len, start = off >= 0 && (size_t)off < len ? (size_t)off : len;
 
 	(void)ino;
-	if (f->node == NODE_ENGINES) {
-		size_t len = f->text.len, start = off >= 0 && (size_t)off < len ? (size_t)off : len;
-
-		fuse_reply_buf(req, f->text.data + start, len - start < size ? len - start : size);
-	} else if (f->node != NODE_GDB) {
-		fuse_reply_err(req, EISDIR);
-	} else if (gdb_readable(f)) {
-		reply_output(f, req, size);
-	} else if (fi->flags & O_NONBLOCK) {
-		fuse_reply_err(req, EAGAIN);
-	} else if (f->read_req) {
-		fuse_reply_err(req, EBUSY); /* one reader at a time, as one gdb */
-	} else {
-		f->read_req = req;
-		f->read_size = size;
-		f->read_tgid = ep_proc_tgid(fuse_req_ctx(req)->pid);
-		f->read_intr = false;
-		fuse_req_interrupt_func(req, on_read_interrupt, f);
-	}
-}
-
-static void op_write(fuse_req_t req, fuse_ino_t ino, const char *data, size_t size, off_t off,
-		     struct fuse_file_info *fi)
-{
-	struct ep_fuse_file *f = file_of(fi);
-
-	(void)ino;
-	(void)off;
-	if (f->node != NODE_GDB) {
-		fuse_reply_err(req, EBADF);
-		return;
-	}
-	gdb_session_input(f->s, (const uint8_t *)data, size);
-	fuse_reply_write(req, size);
-}
-
-/* gdb waits for its replies with poll/select: without this ^C never arrives. */
-static void op_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
-		    struct fuse_pollhandle *ph)
-{
-	struct ep_fuse_file *f = file_of(fi);
-	unsigned revents = POLLOUT | POLLWRNORM;
-
-	(void)ino;
-	if (f->node != NODE_GDB || gdb_readable(f))
-		revents |= POLLIN | POLLRDNORM;
-	/*
-	 * A handle is kept only by a poller told "not readable": one told
-	 * "readable" does not wait, and notifying it would cost a write to
-	 * the device for nothing (gdb selects before every read).
-	 */
-	if (ph && !(revents & POLLIN)) {
-		if (f->ph)
-			fuse_pollhandle_destroy(f->ph);
-		f->ph = ph;
-	} else if (ph) {
-		fuse_pollhandle_destroy(ph);
-	}
-	fuse_reply_poll(req, revents);
+	fuse_reply_buf(req, f->text.data + start, len - start < size ? len - start : size);
 }
 
 /*
- * gdb takes a file that is not a socket for a serial line: it gets and
- * sets its termios and flushes it. FUSE forwards these with no data
- * (their numbers encode no size), so "done" is all there is to answer.
+ * What pid is, and whether the caller may debug it: 0, or the errno its
+ * open of DIR/<pid>/gdb or DIR/<pid>/engines fails with.
  */
-static void op_ioctl(fuse_req_t req, fuse_ino_t ino, unsigned int cmd, void *arg,
-		     struct fuse_file_info *fi, unsigned flags, const void *in_buf, size_t in_bufsz,
-		     size_t out_bufsz)
+static int check_access(pid_t pid, const struct fuse_ctx *ctx)
 {
-	(void)ino, (void)arg, (void)fi, (void)flags, (void)in_buf, (void)in_bufsz, (void)out_bufsz;
-	switch (cmd) {
-	case TCGETS:
-	case TCSETS:
-	case TCSETSW:
-	case TCSETSF:
-	case TCFLSH:
-	case TCSBRK:
-	case TCXONC:
-		fuse_reply_ioctl(req, 0, NULL, 0);
+	uid_t uid;
+	gid_t gid;
+
+	switch (ep_proc_kind(pid, &uid, &gid)) {
+	case EP_PROC_NONE:
+		return -ENOENT;
+	case EP_PROC_THREAD:
+	case EP_PROC_KTHREAD:
+		return -EINVAL;
+	case EP_PROC_LEADER:
 		break;
-	default:
-		fuse_reply_err(req, ENOTTY);
 	}
+	return ep_proc_may_debug(pid, ctx->pid, ctx->uid, ctx->gid) < 0 ? -EACCES : 0;
+}
+
+/*
+ * DIR/<pid>/gdb: a pty for this caller. The attach waits for every thread
+ * to stop, and a thread blocked in one of our requests cannot stop before
+ * we answer it: a process may not debug itself this way.
+ */
+static void op_readlink(fuse_req_t req, fuse_ino_t ino)
+{
+	struct ep_fuse *fs = fuse_req_userdata(req);
+	const struct fuse_ctx *ctx = fuse_req_ctx(req);
+	struct ep_pty_client who = {.pid = INO_PID(ino), .uid = ctx->uid, .gid = ctx->gid};
+	char path[64];
+	int err = INO_NODE(ino) == NODE_GDB ? check_access(who.pid, ctx) : -EINVAL;
+
+	who.client = ep_proc_tgid(ctx->pid);
+	if (!err && who.client == who.pid)
+		err = -EDEADLK;
+	if (!err)
+		err = ep_ptys_offer(fs->ptys, &who, ctx->pid, path, sizeof(path));
+	if (err)
+		fuse_reply_err(req, -err);
+	else
+		fuse_reply_readlink(req, path);
+}
+
+/* DIR/<pid>/engines: a snapshot of the text, read-only. */
+static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct ep_fuse *fs = fuse_req_userdata(req);
+	struct ep_fuse_file *f;
+	int err = INO_NODE(ino) == NODE_ENGINES ? check_access(INO_PID(ino), fuse_req_ctx(req))
+						: -EISDIR;
+
+	if (!err && (fi->flags & O_ACCMODE) != O_RDONLY)
+		err = -EACCES;
+	if (!err && !(f = file_new(fs, ino)))
+		err = -ENOMEM;
+	if (err) {
+		fuse_reply_err(req, -err);
+		return;
+	}
+	ep_proc_engines_text(fs->t, f->pid, &f->text);
+	fi->fh = (uintptr_t)f;
+	fi->direct_io = 1; /* no page cache: each open reads the text of its time */
+	if (fuse_reply_open(req, fi) < 0)
+		file_free(fs, f); /* the opener was killed meanwhile: no release will come */
 }
 
 /* open(O_CREAT) of a name that is not there: as in /proc, there is no such file. */
@@ -392,129 +319,12 @@ static const struct fuse_lowlevel_ops fuse_ops = {
 	.opendir = op_opendir,
 	.readdir = op_readdir,
 	.releasedir = op_release,
+	.readlink = op_readlink,
+	.open = op_open,
 	.read = op_read,
-	.write = op_write,
-	.flush = op_flush,
 	.release = op_release,
-	.poll = op_poll,
-	.ioctl = op_ioctl,
 	.create = op_create,
 };
-
-/*
- * A new gdb session on pid, attached as an engine of its own (joining the
- * process if another client already holds it), for the opener described
- * by in. 0 or -errno.
- */
-static int open_gdb(struct ep_fuse *fs, struct ep_fuse_file *f, const struct fuse_in_header *in)
-{
-	pid_t opener = ep_proc_tgid((pid_t)in->pid);
-	struct gdb_session *s;
-	struct engine *e;
-	int err;
-
-	/*
-	 * The attach waits for every thread to stop, and a thread blocked in
-	 * one of our requests cannot stop until we answer: the opener itself,
-	 * or a reader parked on another of our files.
-	 */
-	for (struct ep_fuse_file *g = fs->files; g; g = g->next)
-		if (g->read_req && g->read_tgid == f->pid)
-			return -EDEADLK;
-	if (opener == f->pid)
-		return -EDEADLK;
-	if (!(s = malloc(sizeof(*s))))
-		return -ENOMEM;
-	gdb_session_init(s, fs->t, fs->srv);
-	s->secondary = true;
-	s->client.name = "fuse";
-	gdb_session_set_peer(s, opener, in->uid, in->gid);
-	e = engine_attach(fs->t, f->pid, &s->client, &err);
-	if (!e) {
-		gdb_session_free(s);
-		free(s);
-		return err == -ESRCH ? -ENOENT : err;
-	}
-	gdb_session_set_engine(s, e);
-	f->s = s;
-	return 0;
-}
-
-/* Checks, then the file's state. 0 with *flags for the open reply, or -errno. */
-static int open_node(struct ep_fuse *fs, struct ep_fuse_file *f, const struct fuse_in_header *in,
-		     int oflags, uint32_t *flags)
-{
-	uid_t uid;
-	gid_t gid;
-	int acc = oflags & O_ACCMODE;
-
-	if (f->node == NODE_ROOT || f->node == NODE_DIR)
-		return -EISDIR;
-	switch (ep_proc_kind(f->pid, &uid, &gid)) {
-	case EP_PROC_NONE:
-		return -ENOENT;
-	case EP_PROC_THREAD:
-	case EP_PROC_KTHREAD:
-		return -EINVAL;
-	case EP_PROC_LEADER:
-		break;
-	}
-	if (ep_proc_may_debug(f->pid, (pid_t)in->pid, in->uid, in->gid) < 0)
-		return -EACCES;
-	*flags = FOPEN_DIRECT_IO; /* no page cache: every read reaches us */
-	if (f->node == NODE_ENGINES) {
-		if (acc != O_RDONLY)
-			return -EACCES;
-		ep_proc_engines_text(fs->t, f->pid, &f->text);
-		return 0;
-	}
-	/* a read-only open (grep -r, cat) must not stop the process by accident */
-	if (acc != O_RDWR)
-		return -EINVAL;
-	/* a stream: no file position, so no f_pos lock between a reader and a writer */
-	*flags |= FOPEN_NONSEEKABLE | FOPEN_STREAM;
-	return open_gdb(fs, f, in);
-}
-
-/*
- * FUSE_OPEN is answered here rather than through libfuse, whose
- * fuse_file_info has no way to ask for FOPEN_STREAM. The reply is the
- * kernel's fuse_open_out after the out header.
- */
-static void raw_open(struct ep_fuse *fs, const struct fuse_in_header *in,
-		     const struct fuse_open_in *arg)
-{
-	struct fuse_out_header h = {.len = sizeof(h), .unique = in->unique};
-	struct fuse_open_out out = {0};
-	struct iovec iov[2] = {{&h, sizeof(h)}, {&out, sizeof(out)}};
-	struct ep_fuse_file *f = file_new(fs, in->nodeid);
-	int err = f ? open_node(fs, f, in, (int)arg->flags, &out.open_flags) : -ENOMEM;
-
-	if (err) {
-		h.error = err;
-	} else {
-		h.len += sizeof(out);
-		out.fh = (uintptr_t)f;
-	}
-	if (fs->srv->debug && f && f->node == NODE_GDB)
-		fprintf(stderr, "fuse: open %d/gdb by %d: %s\n", f->pid, in->pid, strerror(-err));
-	/* the opener may have been killed meanwhile: then no release will come */
-	if (writev(fuse_session_fd(fs->se), iov, err ? 1 : 2) < 0 || err) {
-		if (f)
-			file_free(fs, f);
-	}
-}
-
-static void dispatch(struct ep_fuse *fs, size_t len)
-{
-	const struct fuse_in_header *in = fs->buf.mem;
-
-	if (!(fs->buf.flags & FUSE_BUF_IS_FD) && len >= sizeof(*in) + sizeof(struct fuse_open_in) &&
-	    in->opcode == FUSE_OPEN)
-		raw_open(fs, in, (const struct fuse_open_in *)(in + 1));
-	else
-		fuse_session_process_buf(fs->se, &fs->buf);
-}
 
 /* See ep.h. */
 bool ep_fuse_read(struct ep_fuse *fs)
@@ -526,31 +336,9 @@ bool ep_fuse_read(struct ep_fuse *fs)
 			return true;
 		if (n <= 0 || fuse_session_exited(fs->se))
 			return false;
-		dispatch(fs, (size_t)n);
+		fuse_session_process_buf(fs->se, &fs->buf);
 	}
 	return true;
-}
-
-/* See ep.h. */
-void ep_fuse_settle(struct ep_fuse *fs)
-{
-	for (struct ep_fuse_file *f = fs->files; f; f = f->next) {
-		if (f->node != NODE_GDB)
-			continue;
-		gdb_trace_pump(f->s); /* a trace session: text into packets, held threads go */
-		if (f->read_req && f->read_intr) {
-			fuse_reply_err(f->read_req, EINTR);
-			f->read_req = NULL;
-		} else if (f->read_req && gdb_readable(f)) {
-			reply_output(f, f->read_req, f->read_size);
-			f->read_req = NULL;
-		}
-		if (f->ph && gdb_readable(f)) {
-			fuse_lowlevel_notify_poll(f->ph);
-			fuse_pollhandle_destroy(f->ph);
-			f->ph = NULL;
-		}
-	}
 }
 
 /* A mount point from /proc/self/mountinfo, with its \ooo escapes undone. */
@@ -669,7 +457,7 @@ static struct fuse_session *mount_session(struct ep_fuse *fs)
 }
 
 /* See ep.h. */
-struct ep_fuse *ep_fuse_open(const char *dir, struct tracer *t, struct gdb_server *srv, int epfd)
+struct ep_fuse *ep_fuse_open(const char *dir, struct tracer *t, struct ep_ptys *ptys, int epfd)
 {
 	struct ep_fuse *fs = calloc(1, sizeof(*fs));
 	int fd;
@@ -677,7 +465,7 @@ struct ep_fuse *ep_fuse_open(const char *dir, struct tracer *t, struct gdb_serve
 	if (!fs || prepare_dir(dir, fs->dir) < 0)
 		goto fail;
 	fs->t = t;
-	fs->srv = srv;
+	fs->ptys = ptys;
 	fs->started = time(NULL);
 	fs->se = mount_session(fs);
 	if (!fs->se) {
@@ -697,24 +485,12 @@ fail:
 	return NULL;
 }
 
-/*
- * See ep.h. The connection goes first: closing it fails whatever request a
- * process may still be blocked in, so the detaches that follow (which stop
- * every thread) cannot wait on one of ours.
- */
+/* See ep.h. */
 void ep_fuse_close(struct ep_fuse *fs, int epfd)
 {
 	if (!fs)
 		return;
 	epoll_ctl(epfd, EPOLL_CTL_DEL, fs->item.fd, NULL);
-	for (struct ep_fuse_file *f = fs->files; f; f = f->next) {
-		if (f->read_req)
-			fuse_reply_err(f->read_req, EIO);
-		f->read_req = NULL;
-		if (f->ph)
-			fuse_pollhandle_destroy(f->ph);
-		f->ph = NULL;
-	}
 	fuse_session_unmount(fs->se);
 	fuse_session_destroy(fs->se);
 	while (fs->files)
@@ -725,9 +501,9 @@ void ep_fuse_close(struct ep_fuse *fs, int epfd)
 
 #else /* built without libfuse3 */
 
-struct ep_fuse *ep_fuse_open(const char *dir, struct tracer *t, struct gdb_server *srv, int epfd)
+struct ep_fuse *ep_fuse_open(const char *dir, struct tracer *t, struct ep_ptys *ptys, int epfd)
 {
-	(void)dir, (void)t, (void)srv, (void)epfd;
+	(void)dir, (void)t, (void)ptys, (void)epfd;
 	fprintf(stderr, "utraced: --mount: this utraced was built without libfuse3 "
 			"(install libfuse3-dev and rebuild)\n");
 	return NULL;
@@ -737,11 +513,6 @@ bool ep_fuse_read(struct ep_fuse *fs)
 {
 	(void)fs;
 	return false;
-}
-
-void ep_fuse_settle(struct ep_fuse *fs)
-{
-	(void)fs;
 }
 
 void ep_fuse_close(struct ep_fuse *fs, int epfd)

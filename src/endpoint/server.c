@@ -37,6 +37,7 @@ struct server {
 	struct ep_item sig_item; /* SIGTERM, SIGINT, SIGHUP */
 	struct ep_rendezvous *rdv;
 	struct ep_fuse *fuse; /* --mount */
+	struct ep_ptys *ptys; /* --mount: the ptys behind DIR/<pid>/gdb */
 	pid_t pid;	      /* the process of the command line */
 	int epfd;
 	bool quit;
@@ -67,16 +68,18 @@ static struct ep_conn *primary_conn(struct server *sv)
 	return NULL;
 }
 
-static void conn_add(struct server *sv, int rfd, int wfd, struct gdb_session *s, bool primary)
+static struct ep_conn *conn_add(struct server *sv, int rfd, int wfd, struct gdb_session *s,
+				bool primary)
 {
 	struct ep_conn *c = ep_conn_new(sv->epfd, rfd, wfd, s, primary);
 
 	if (!c) {
 		close(rfd);
-		return;
+		return NULL;
 	}
 	c->next = sv->conns;
 	sv->conns = c;
+	return c;
 }
 
 /* Clients that joined through a rendezvous socket and still debug. */
@@ -181,35 +184,66 @@ static void accept_primary(struct server *sv, struct ep_item *item)
 	fprintf(stderr, "Remote debugging from host %s\n", peer);
 }
 
+/*
+ * A client of its own engine on pid, talking on fd: it joins the process,
+ * attaching it first if nobody holds it. Its connection, or NULL (fd
+ * closed) if that failed.
+ */
+static struct ep_conn *join(struct server *sv, int fd, pid_t pid, const char *how,
+		 const struct ep_pty_client *who)
+{
+	struct gdb_session *s = malloc(sizeof(*s));
+	struct engine *e = NULL;
+	int err = -ENOMEM;
+
+	if (s) {
+		gdb_session_init(s, sv->t, &sv->cfg->srv);
+		s->secondary = true;
+		s->client.name = how;
+		gdb_session_set_peer(s, who->client, who->uid, who->gid);
+		e = engine_attach(sv->t, pid, &s->client, &err);
+	}
+	if (sv->cfg->srv.debug)
+		fprintf(stderr, "%s: client %d joins %d: %s\n", how, who->client, pid,
+			e ? "ok" : strerror(-err));
+	if (!e) {
+		if (s)
+			gdb_session_free(s);
+		free(s);
+		close(fd);
+		return NULL;
+	}
+	gdb_session_set_engine(s, e);
+	return conn_add(sv, fd, fd, s, false);
+}
+
 /* A client joins a held process through its rendezvous socket. */
 static void accept_joiner(struct server *sv, struct ep_item *item)
 {
-	struct gdb_session *s;
+	struct ep_pty_client who;
 	struct ucred peer;
-	struct engine *e;
-	int fd, err;
+	int fd;
 	pid_t pid;
 
 	if (ep_rendezvous_accept(item, &fd, &pid, &peer) < 0)
 		return;
-	s = malloc(sizeof(*s));
-	if (!s) {
-		close(fd);
+	who = (struct ep_pty_client){pid, peer.pid, peer.uid, peer.gid};
+	join(sv, fd, pid, "rendezvous", &who);
+}
+
+/* A client wrote its first bytes to the pty of DIR/<pid>/gdb. */
+static void pty_talks(struct server *sv, struct ep_item *item)
+{
+	struct ep_pty_client who;
+	struct ep_conn *c;
+	int master;
+
+	if (!ep_ptys_take(sv->ptys, item, &who, &master))
 		return;
-	}
-	gdb_session_init(s, sv->t, &sv->cfg->srv);
-	s->secondary = true;
-	s->client.name = "rendezvous";
-	gdb_session_set_peer(s, peer.pid, peer.uid, peer.gid);
-	e = engine_attach(sv->t, pid, &s->client, &err);
-	if (!e) {
-		gdb_session_free(s);
-		free(s);
-		close(fd);
-		return;
-	}
-	gdb_session_set_engine(s, e);
-	conn_add(sv, fd, fd, s, false);
+	c = join(sv, master, who.pid, "fuse", &who);
+	/* a pty's hang-up throws away what the client has not read yet */
+	if (c)
+		c->linger = true;
 }
 
 /* Close c; a COMM client that left (gone) gets gdbserver's treatment. */
@@ -254,8 +288,6 @@ static void settle(struct server *sv)
 
 	for (c = sv->conns; c; c = c->next)
 		ep_conn_flush(sv->epfd, c);
-	if (sv->fuse)
-		ep_fuse_settle(sv->fuse);
 	if (sv->cfg->srv.exit_requested) { /* monitor exit */
 		sv->quit = true;
 		return;
@@ -270,7 +302,7 @@ static void settle(struct server *sv)
 			    (primary ? nothing_left(sv) : !c->s->engine);
 
 		next = c->next;
-		if (!dead && !done)
+		if (!dead && (!done || c->linger))
 			continue;
 		if (primary && !dead && !nothing_left(sv))
 			continue; /* detached: it waits for the others to finish */
@@ -307,6 +339,9 @@ static void handle_event(struct server *sv, const struct epoll_event *ev)
 		break;
 	case EP_SIGNAL:
 		sv->quit = sv->signalled = true; /* leave cleanly */
+		break;
+	case EP_PTY:
+		pty_talks(sv, item);
 		break;
 	case EP_FUSE:
 		if (!ep_fuse_read(sv->fuse)) {
@@ -422,7 +457,8 @@ static void loop(struct server *sv)
 	struct epoll_event evs[16];
 
 	while (!sv->quit) {
-		int n = epoll_wait(sv->epfd, evs, 16, -1);
+		/* ptys resolved but never opened go after a while */
+		int n = epoll_wait(sv->epfd, evs, 16, sv->ptys ? ep_ptys_expire(sv->ptys) : -1);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -435,7 +471,13 @@ static void loop(struct server *sv)
 
 static void shutdown_all(struct server *sv)
 {
-	ep_fuse_close(sv->fuse, sv->epfd); /* its sessions detach; the mount goes */
+	/*
+	 * The mount first: that fails whatever request of ours a process may
+	 * be blocked in, so the detaches below (which stop every thread)
+	 * cannot wait on one.
+	 */
+	ep_fuse_close(sv->fuse, sv->epfd);
+	ep_ptys_free(sv->ptys);
 	for (struct ep_conn *c = sv->conns; c; c = c->next)
 		ep_conn_flush(sv->epfd, c);
 	while (sv->conns) {
@@ -473,7 +515,8 @@ int ep_server_run(struct ep_config *cfg)
 	gdb_session_init(&sv.primary, sv.t, &cfg->srv);
 	/* bind first: a taken port must not leave a program started for nothing */
 	if (open_comm(&sv) < 0 ||
-	    (cfg->mount && !(sv.fuse = ep_fuse_open(cfg->mount, sv.t, &cfg->srv, sv.epfd))) ||
+	    (cfg->mount && !(sv.ptys = ep_ptys_new(sv.epfd))) ||
+	    (cfg->mount && !(sv.fuse = ep_fuse_open(cfg->mount, sv.t, sv.ptys, sv.epfd))) ||
 	    start_process(&sv) < 0) {
 		fprintf(stderr, "Exiting\n");
 		sv.exit_code = 1;

@@ -19,7 +19,8 @@ TARGET=$MNT/$P/gdb
 
 ok 'DIR lists the process' test -d "$MNT/$P"
 is "$(cd "$MNT/$P" && echo *)" 'engines gdb' 'DIR/<pid> holds engines and gdb'
-is "$(stat -c '%a %U' "$MNT/$P/gdb")" '600 root' 'gdb file: mode 0600, owned by the process owner'
+like "$(readlink "$MNT/$P/gdb")" '^/dev/pts/[0-9]+$' 'gdb: a link to a pty'
+is "$(stat -L -c '%a %U' "$MNT/$P/gdb")" '600 root' "... of the caller's alone (mode 0600, root's)"
 is "$(engines_of "$P")" '' 'engines: nobody attached yet'
 
 # gdb, in the background: it waits for the ^C, then feeds the program the
@@ -37,7 +38,7 @@ GDB_OUT=$(cat "$WORK/gdb.out")
 
 # (gdb warns "File transfers from remote targets can be slow" on any remote target)
 is "$(grep -E '^warning|tty_state failed' <<<"$GDB_OUT" | grep -v 'File transfers from remote')" '' \
-	'no warning from gdb on connect (no "get_tty_state failed": the tty ioctls are answered)'
+	'no warning from gdb on connect (no "get_tty_state failed": a real tty)'
 like "$GDB_OUT" "^#0 .* in $IN_READ " 'bt: innermost frame in read()'
 like "$GDB_OUT" '^#[0-9]+ .* in read_line \(fd=0, buf=0x[0-9a-f]+ "hello", cap=256\) at .*demo_reader\.c:[0-9]+' \
 	'bt: read_line with its arguments'
@@ -59,7 +60,7 @@ feed_reader again
 ok 'the SIGINT was not passed on: it answers more input' reader_says '^demo> got: again'
 ok 'the daemon stays up for the next client' pid_alive "$SERVER_PID"
 
-# Attach once more after all that, then leave by closing the file (gdb killed).
+# Attach once more after all that, then leave by closing the pty (gdb killed).
 remote_gdb_bg "$WORK/gdb2.out" "$PROG" 'break say' continue
 ok 'a second session: the program runs under it' wait_until eval \
 	"engines_of $P | grep -q 'state=running breakpoints=0x'"

@@ -5,9 +5,10 @@
 # test ends), with a process of root's and one of the user's:
 #
 #   the user opens root's DIR/<pid>/gdb: EACCES (the kernel refuses it on
-#   the 0600 modes, default_permissions), and reads root's engines: EACCES;
+#   the 0500 directory, default_permissions), and reads root's engines: EACCES;
 #   root's process is not touched;
 #   the user's listing of DIR shows its own process and not root's;
+#   the pty behind the user's DIR/<pid>/gdb is the user's, mode 0600;
 #   a real gdb run as the user attaches through DIR/<pid>/gdb to its own
 #   process, reads a register and a variable, detaches: the process runs on;
 #   a process of the user's uid but root's gid: EACCES from utraced itself
@@ -66,7 +67,7 @@ is "$(stat -c %u "/proc/$OWN")" "$TUID" "the user's process runs as $TUSER"
 open_as_user() { # open_as_user PATH [MODE]: open_error as the test user
 	as_user bash -c "$(declare -f open_error); open_error $1 ${2:-}"
 }
-is "$(stat -c '%a %u' "$MNT/$P/gdb")" '600 0' "root's gdb file: 0600, root's"
+is "$(stat -c '%a %u' "$MNT/$P")" '500 0' "root's DIR/<pid>: 0500, root's"
 is "$(open_as_user "$MNT/$P/gdb")" 'Permission denied' "the user opens root's DIR/<pid>/gdb: EACCES"
 is "$(open_as_user "$MNT/$P/engines" "'<'")" 'Permission denied' "the user reads root's engines: EACCES"
 ok "... root's process was not touched" traced_by_nobody "$P"
@@ -78,7 +79,7 @@ unlike "$LIST" "^$P\$" "... and not root's"
 like "$(ls "$MNT")" "^$OWN\$" "root's listing shows the user's process too"
 
 # --- its own process, with a real gdb run as the user
-is "$(stat -c '%a %u' "$MNT/$OWN/gdb")" "600 $TUID" "the user's gdb file: 0600, the user's"
+is "$(as_user stat -L -c '%a %u' "$MNT/$OWN/gdb")" "600 $TUID" "the pty behind the user's gdb: 0600, the user's"
 is "$(as_user cat "$MNT/$OWN/engines" 2>&1)" '' "the user reads its own engines: nobody attached"
 GDB_OUT=$(cd / && timeout -k 5 "$E2E_WAIT" setpriv --reuid="$TUID" --regid="$TGID" --clear-groups \
 	env HOME="$THOME" "$GDB" "${GDB_SETUP[@]}" "$PROG" \

@@ -1,0 +1,271 @@
+/*
+ * ep_pty.c: the pseudo-terminals behind DIR/<pid>/gdb.
+ *
+ * gdb takes a path that is not a socket for a serial line. Were the path a
+ * FUSE file, each select, read and poll gdb makes around a packet would be
+ * a request to the daemon and back; on a tty the kernel answers them and
+ * only gdb's writes wake us. So DIR/<pid>/gdb is a symlink that ep_fuse.c
+ * resolves, per caller, to the slave of a pty made here: the slave is the
+ * caller's (chowned, mode 0600, raw), the master ours. The first byte
+ * written to the slave starts a gdb session on the process (so a `cat` or
+ * `grep -R` that opens it stops nothing); its last close ends the session.
+ *
+ * gdb resolves the path twice, stat() then open(): a pty that the same
+ * thread got for the same process and that nobody opened yet is handed out
+ * again. Opens are seen through inotify (IN_OPEN on the slave), read
+ * before each such decision. A pty nobody opens goes after PTY_UNOPENED_MS.
+ */
+#include "ep.h"
+#include "ep_fuse.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PTY_UNOPENED_MS 10000
+#define PTY_MAX_PER_UID 16
+#define PTY_MAX		256
+
+/* A pty resolved for a client, before its first byte. */
+struct pty {
+	struct ep_item item; /* kind EP_PTY: the master */
+	struct pty *next;
+	struct ep_pty_client who;
+	pid_t tid;	/* the thread that resolved the link */
+	int wd;		/* inotify watch on the slave */
+	bool opened;	/* IN_OPEN seen: not handed out again, not expired */
+	long long made; /* CLOCK_MONOTONIC, ms */
+	char path[32];	/* /dev/pts/N */
+};
+
+struct ep_ptys {
+	struct pty *list; /* newest first */
+	size_t n;
+	int inotify;
+	int epfd;
+};
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+struct ep_ptys *ep_ptys_new(int epfd)
+{
+	struct ep_ptys *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->epfd = epfd;
+	p->inotify = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (p->inotify < 0) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* Unlink t from the list; close its master unless keep_master. */
+static void pty_drop(struct ep_ptys *p, struct pty *t, bool keep_master)
+{
+	for (struct pty **tp = &p->list; *tp; tp = &(*tp)->next) {
+		if (*tp == t) {
+			*tp = t->next;
+			break;
+		}
+	}
+	p->n--;
+	inotify_rm_watch(p->inotify, t->wd);
+	epoll_ctl(p->epfd, EPOLL_CTL_DEL, t->item.fd, NULL);
+	if (!keep_master)
+		close(t->item.fd);
+	free(t);
+}
+
+void ep_ptys_free(struct ep_ptys *p)
+{
+	if (!p)
+		return;
+	while (p->list)
+		pty_drop(p, p->list, false);
+	close(p->inotify);
+	free(p);
+}
+
+static void mark_opened(struct ep_ptys *p, int wd, bool all)
+{
+	for (struct pty *t = p->list; t; t = t->next)
+		if (all || t->wd == wd)
+			t->opened = true;
+}
+
+/*
+ * The opens of slaves so far. An open is queued before open() returns, so
+ * a client's open is known here before its next request reaches us.
+ */
+static void note_opens(struct ep_ptys *p)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+
+	while ((n = read(p->inotify, buf, sizeof(buf))) > 0) {
+		for (char *q = buf; q + sizeof(struct inotify_event) <= buf + n;) {
+			const struct inotify_event *ev = (const void *)q;
+
+			/* events lost: take every pty for opened, none is handed out twice */
+			mark_opened(p, ev->wd, ev->mask & IN_Q_OVERFLOW);
+			q += sizeof(*ev) + ev->len;
+		}
+	}
+}
+
+/* See ep.h. */
+int ep_ptys_expire(struct ep_ptys *p)
+{
+	long long now = now_ms(), next = -1;
+	struct pty *t, *tnext;
+
+	note_opens(p);
+	for (t = p->list; t; t = tnext) {
+		long long due = t->made + PTY_UNOPENED_MS;
+
+		tnext = t->next;
+		if (t->opened)
+			continue;
+		if (due <= now)
+			pty_drop(p, t, false);
+		else if (next < 0 || due < next)
+			next = due;
+	}
+	return next < 0 ? -1 : (int)(next - now);
+}
+
+/* Room for one more pty of uid: its oldest unopened one goes if it has too many. */
+static int make_room(struct ep_ptys *p, uid_t uid)
+{
+	struct pty *oldest = NULL;
+	size_t mine = 0;
+
+	for (struct pty *t = p->list; t; t = t->next) {
+		if (t->who.uid != uid)
+			continue;
+		mine++;
+		if (!t->opened)
+			oldest = t;
+	}
+	if (mine >= PTY_MAX_PER_UID && oldest) {
+		pty_drop(p, oldest, false);
+		mine--;
+	}
+	return mine >= PTY_MAX_PER_UID || p->n >= PTY_MAX ? -EAGAIN : 0;
+}
+
+/*
+ * A new pty whose slave only who.uid may open, raw (no echo, no signal
+ * characters, no newline translation) before anyone can open it.
+ */
+static int pty_make(struct ep_ptys *p, struct pty *t)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	struct termios tio;
+	int err;
+
+	if (m < 0)
+		return -errno;
+	if (ptsname_r(m, t->path, sizeof(t->path)) != 0 || tcgetattr(m, &tio) < 0)
+		goto fail;
+	cfmakeraw(&tio);
+	if (tcsetattr(m, TCSANOW, &tio) < 0)
+		goto fail;
+	if (geteuid() == 0 && chown(t->path, t->who.uid, t->who.gid) < 0)
+		goto fail;
+	if (chmod(t->path, 0600) < 0 || unlockpt(m) < 0)
+		goto fail;
+	t->wd = inotify_add_watch(p->inotify, t->path, IN_OPEN);
+	if (t->wd < 0)
+		goto fail;
+	t->item = (struct ep_item){EP_PTY, m};
+	if (ep_watch(p->epfd, &t->item, EPOLLIN) < 0) {
+		inotify_rm_watch(p->inotify, t->wd);
+		goto fail;
+	}
+	return 0;
+fail:
+	err = errno ? -errno : -EIO;
+	close(m);
+	return err;
+}
+
+/* See ep.h. */
+int ep_ptys_offer(struct ep_ptys *p, const struct ep_pty_client *who, pid_t tid, char *path,
+		  size_t len)
+{
+	struct pty *t;
+	int err;
+
+	ep_ptys_expire(p); /* reads the opens too */
+	for (t = p->list; t; t = t->next)
+		if (!t->opened && t->tid == tid && t->who.pid == who->pid &&
+		    t->who.uid == who->uid && t->who.gid == who->gid)
+			goto out;
+	err = make_room(p, who->uid);
+	if (err < 0)
+		return err;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->who = *who;
+	t->tid = tid;
+	t->made = now_ms();
+	err = pty_make(p, t);
+	if (err < 0) {
+		free(t);
+		return err;
+	}
+	t->next = p->list;
+	p->list = t;
+	p->n++;
+out:
+	if ((size_t)snprintf(path, len, "%s", t->path) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* See ep.h. */
+bool ep_ptys_take(struct ep_ptys *p, struct ep_item *item, struct ep_pty_client *who, int *master)
+{
+	struct pty *t = (struct pty *)item;
+	struct pollfd pfd = {.fd = item->fd, .events = POLLIN};
+
+	uid_t uid;
+	gid_t gid;
+
+	/* bytes, and the slave still open: a client talks; a hang-up: it left */
+	if (poll(&pfd, 1, 0) < 0 || !(pfd.revents & POLLIN) || (pfd.revents & POLLHUP)) {
+		if (pfd.revents & (POLLHUP | POLLERR))
+			pty_drop(p, t, false);
+		return false;
+	}
+	/* the checks of the link, again: the pid may name another process by now */
+	if (ep_proc_kind(t->who.pid, &uid, &gid) != EP_PROC_LEADER ||
+	    ep_proc_may_debug(t->who.pid, t->tid, t->who.uid, t->who.gid) < 0) {
+		pty_drop(p, t, false);
+		return false;
+	}
+	*who = t->who;
+	*master = item->fd;
+	pty_drop(p, t, true);
+	return true;
+}
