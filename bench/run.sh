@@ -31,7 +31,7 @@
 #          table compares the two.  BENCH_H_CATCH (hex, default 1) is
 #          what the catcher catches: e.g. 3e7, no syscall, measures the
 #          syscall tracing alone, without the catcher's stops
-#   fuse-a utraced only: case a through `utraced --mount DIR`'s file
+#   fuse-a utraced only: case a through `utraced --mount DIR`'s link
 #          DIR/<pid>/gdb ("fuse") against the same through a unix socket
 #          ("unix") of the same daemon (`utraced --mount DIR --multi
 #          unix:PATH`; gdb: target extended-remote PATH, attach PID). The
@@ -564,11 +564,11 @@ main_cases() { # CASES... -> those of the utraced / gdbserver table
 	for c; do [ "$c" = h ] || is_fuse_case "$c" || echo "$c"; done
 }
 
-fuse_table() { # the fuse-* cases: the FUSE file against the unix socket
+fuse_table() { # the fuse-* cases: DIR/<pid>/gdb against the unix socket
 	local c sf su pf pu cf cu gf gu
 	echo
 	echo "Cases fuse-*, utraced only: gdb attached through DIR/<pid>/gdb (--mount) and through"
-	echo "a unix socket of the same daemon; ratio = fuse / unix (the cost of the FUSE file)."
+	echo "a unix socket of the same daemon; ratio = fuse / unix (the cost of the pty behind the link)."
 	printf '%-36s|%-24s|%-24s|%-14s|%s\n' "" "  session (s)" "  part (s)" " server cpu" " gdb cpu"
 	printf '%-36s|%7s %7s %7s |%7s %7s %7s |%6s %6s |%6s %6s\n' " case" fuse unix ratio \
 		fuse unix ratio f u f u

@@ -93,8 +93,8 @@ int ep_rendezvous_accept(struct ep_item *item, int *fd, pid_t *pid, struct ucred
  * a connection to a gdb session on the process.
  */
 struct ep_ptys;
-/* Who a pty is for: the process to debug, and the client that asked. */
-struct ep_pty_client {
+/* A client of a process: the process to debug, and who the client is. */
+struct ep_client {
 	pid_t pid;    /* the process to debug */
 	pid_t client; /* the client's process */
 	uid_t uid;
@@ -107,14 +107,14 @@ void ep_ptys_free(struct ep_ptys *p);
  * the pty this thread got for this process and nobody opened yet, or a new
  * one. 0 or -errno (-EAGAIN: that user has too many).
  */
-int ep_ptys_offer(struct ep_ptys *p, const struct ep_pty_client *who, pid_t tid, char *path,
+int ep_ptys_offer(struct ep_ptys *p, const struct ep_client *who, pid_t tid, char *path,
 		  size_t len);
 /*
  * An event on item (a pty's master): true when the client wrote to it,
  * with who it is for and the master, which is the caller's from then on.
  * A pty closed without a byte goes.
  */
-bool ep_ptys_take(struct ep_ptys *p, struct ep_item *item, struct ep_pty_client *who, int *master);
+bool ep_ptys_take(struct ep_ptys *p, struct ep_item *item, struct ep_client *who, int *master);
 /* Drop the ptys nobody opened in time; ms until the next is due, or -1. */
 int ep_ptys_expire(struct ep_ptys *p);
 

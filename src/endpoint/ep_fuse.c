@@ -267,7 +267,7 @@ static void op_readlink(fuse_req_t req, fuse_ino_t ino)
 {
 	struct ep_fuse *fs = fuse_req_userdata(req);
 	const struct fuse_ctx *ctx = fuse_req_ctx(req);
-	struct ep_pty_client who = {.pid = INO_PID(ino), .uid = ctx->uid, .gid = ctx->gid};
+	struct ep_client who = {.pid = INO_PID(ino), .uid = ctx->uid, .gid = ctx->gid};
 	char path[64];
 	int err = INO_NODE(ino) == NODE_GDB ? check_access(who.pid, ctx) : -EINVAL;
 

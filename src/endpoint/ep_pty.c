@@ -39,7 +39,7 @@
 struct pty {
 	struct ep_item item; /* kind EP_PTY: the master */
 	struct pty *next;
-	struct ep_pty_client who;
+	struct ep_client who;
 	pid_t tid;	/* the thread that resolved the link */
 	int wd;		/* inotify watch on the slave */
 	bool opened;	/* IN_OPEN seen: not handed out again, not expired */
@@ -134,9 +134,12 @@ static void note_opens(struct ep_ptys *p)
 /* See ep.h. */
 int ep_ptys_expire(struct ep_ptys *p)
 {
-	long long now = now_ms(), next = -1;
+	long long now, next = -1;
 	struct pty *t, *tnext;
 
+	if (!p->list)
+		return -1; /* the common case, once every pty is in use: no system call */
+	now = now_ms();
 	note_opens(p);
 	for (t = p->list; t; t = tnext) {
 		long long due = t->made + PTY_UNOPENED_MS;
@@ -209,8 +212,7 @@ fail:
 }
 
 /* See ep.h. */
-int ep_ptys_offer(struct ep_ptys *p, const struct ep_pty_client *who, pid_t tid, char *path,
-		  size_t len)
+int ep_ptys_offer(struct ep_ptys *p, const struct ep_client *who, pid_t tid, char *path, size_t len)
 {
 	struct pty *t;
 	int err;
@@ -244,7 +246,7 @@ out:
 }
 
 /* See ep.h. */
-bool ep_ptys_take(struct ep_ptys *p, struct ep_item *item, struct ep_pty_client *who, int *master)
+bool ep_ptys_take(struct ep_ptys *p, struct ep_item *item, struct ep_client *who, int *master)
 {
 	struct pty *t = (struct pty *)item;
 	struct pollfd pfd = {.fd = item->fd, .events = POLLIN};

@@ -190,7 +190,7 @@ static void accept_primary(struct server *sv, struct ep_item *item)
  * closed) if that failed.
  */
 static struct ep_conn *join(struct server *sv, int fd, pid_t pid, const char *how,
-		 const struct ep_pty_client *who)
+			    const struct ep_client *who)
 {
 	struct gdb_session *s = malloc(sizeof(*s));
 	struct engine *e = NULL;
@@ -220,21 +220,21 @@ static struct ep_conn *join(struct server *sv, int fd, pid_t pid, const char *ho
 /* A client joins a held process through its rendezvous socket. */
 static void accept_joiner(struct server *sv, struct ep_item *item)
 {
-	struct ep_pty_client who;
+	struct ep_client who;
 	struct ucred peer;
 	int fd;
 	pid_t pid;
 
 	if (ep_rendezvous_accept(item, &fd, &pid, &peer) < 0)
 		return;
-	who = (struct ep_pty_client){pid, peer.pid, peer.uid, peer.gid};
+	who = (struct ep_client){pid, peer.pid, peer.uid, peer.gid};
 	join(sv, fd, pid, "rendezvous", &who);
 }
 
 /* A client wrote its first bytes to the pty of DIR/<pid>/gdb. */
 static void pty_talks(struct server *sv, struct ep_item *item)
 {
-	struct ep_pty_client who;
+	struct ep_client who;
 	struct ep_conn *c;
 	int master;
 
@@ -514,8 +514,7 @@ int ep_server_run(struct ep_config *cfg)
 	}
 	gdb_session_init(&sv.primary, sv.t, &cfg->srv);
 	/* bind first: a taken port must not leave a program started for nothing */
-	if (open_comm(&sv) < 0 ||
-	    (cfg->mount && !(sv.ptys = ep_ptys_new(sv.epfd))) ||
+	if (open_comm(&sv) < 0 || (cfg->mount && !(sv.ptys = ep_ptys_new(sv.epfd))) ||
 	    (cfg->mount && !(sv.fuse = ep_fuse_open(cfg->mount, sv.t, sv.ptys, sv.epfd))) ||
 	    start_process(&sv) < 0) {
 		fprintf(stderr, "Exiting\n");

@@ -100,7 +100,7 @@ touch "$WORK/snap"
 ok 'gdb B (rendezvous) ends' wait_exit "$B_PID"
 ok 'gdb A (file) ends' wait_exit "$A_PID"
 like "$ENGINES" "^[0-9]+ endpoint=fuse client=$A_PID " 'engines: A through the file'
-like "$ENGINES" '^[0-9]+ endpoint=rendezvous ' 'engines: B through the rendezvous socket'
+like "$ENGINES" "^[0-9]+ endpoint=rendezvous client=$B_PID uid=0 " 'engines: B through the rendezvous socket'
 is "$(grep -c '^Breakpoint 1, f1 ' "$WORK/a2.out")" 2 'A (file) stopped twice, at f1'
 is "$(grep -c '^Breakpoint 1, f2 ' "$WORK/b2.out")" 1 'B (socket) stopped once, at f2'
 is "$(stops "$WORK/a2.out" A 0)" ok 'A: g1 == g2 at f1'
