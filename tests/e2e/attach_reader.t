@@ -10,9 +10,7 @@ PROG=$INFDIR/demo_reader
 IN_READ='(__GI___libc_read|__libc_read|read|__read_nocancel|__kernel_vsyscall)'
 PC_REG=$(pc_register "$PROG")
 
-start_reader "$PROG"
-feed_reader hello
-reader_says '^demo> got: hello' || bail "demo_reader did not answer: $(cat "$READER_OUT")"
+reader_ready "$PROG"
 
 # --- attach, look around, detach
 start_server --attach :0 "$READER_PID" || bail "server did not attach"

@@ -165,9 +165,7 @@ suite() {
 
 	# --- 6. attached while blocked in read(): the first stop is the entry
 	# of the restarted read, then its return once there is input
-	start_reader "$(dirname "$prog")/demo_reader"
-	feed_reader hello
-	reader_says '^demo> got: hello' || bail "demo_reader did not answer: $(cat "$READER_OUT")"
+	reader_ready "$(dirname "$prog")/demo_reader"
 	start_server --attach :0 "$READER_PID" || bail "server did not attach"
 	remote_gdb_bg "$WORK/read$BITS.out" "$(dirname "$prog")/demo_reader" 'catch syscall read' \
 		continue "p \$$ORIG" "$(gdb_mark "$WORK/read$BITS.entry")" \
@@ -198,9 +196,7 @@ suite() {
 
 	# --- 8. ^C while blocked in a caught read: the read returns
 	# -ERESTARTSYS (reported), then SIGINT, then the restarted read
-	start_reader "$(dirname "$prog")/demo_reader"
-	feed_reader hello
-	reader_says '^demo> got: hello' || bail "demo_reader did not answer: $(cat "$READER_OUT")"
+	reader_ready "$(dirname "$prog")/demo_reader"
 	start_server --attach :0 "$READER_PID" || bail "server did not attach"
 	remote_gdb_bg "$WORK/int$BITS.out" "$(dirname "$prog")/demo_reader" 'catch syscall read' \
 		continue "p \$$RET" "$(gdb_mark "$WORK/int$BITS.entry")" \

@@ -11,9 +11,7 @@ PROG=$INFDIR/demo_reader
 IN_READ='(__GI___libc_read|__libc_read|read|__read_nocancel)'
 
 start_mount || bail "utraced --mount did not start"
-start_reader "$PROG"
-feed_reader hello
-reader_says '^demo> got: hello' || bail "demo_reader did not answer: $(cat "$READER_OUT")"
+reader_ready "$PROG"
 P=$READER_PID
 TARGET=$MNT/$P/gdb
 

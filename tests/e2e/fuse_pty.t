@@ -14,9 +14,7 @@
 PROG=$INFDIR/demo_reader
 
 start_mount || bail "utraced --mount did not start"
-start_reader "$PROG"
-feed_reader hello
-reader_says '^demo> got: hello' || bail "demo_reader did not answer: $(cat "$READER_OUT")"
+reader_ready "$PROG"
 P=$READER_PID
 LINK=$MNT/$P/gdb
 

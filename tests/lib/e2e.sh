@@ -402,6 +402,14 @@ start_reader() {
 		bail "the program's stdin did not open"
 }
 
+# reader_ready PROG: start_reader, then one line ("hello") answered, so that
+# the program is in its read loop; bails out if it does not answer.
+reader_ready() {
+	start_reader "$@"
+	feed_reader hello
+	reader_says '^demo> got: hello' || bail "demo_reader did not answer: $(cat "$READER_OUT")"
+}
+
 # feed_reader LINE: writes LINE to the reader's stdin (fails after
 # E2E_WAIT seconds if the reader is gone: opening a FIFO that nobody reads
 # would block for ever).
