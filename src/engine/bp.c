@@ -231,10 +231,11 @@ void bp_dregs_apply(struct uthread *th)
 	th->dr_dirty = false;
 }
 
-void bp_dregs_clear(struct uthread *th)
+void bp_dregs_clear(pid_t tid)
 {
-	dr_poke(th, 7, 0);
+	/* DR7 off first, as in bp_dregs_apply() */
+	ptrace(PTRACE_POKEUSER, tid, (void *)DR_OFFSET(7), 0L);
 	for (int i = 0; i < 4; i++)
-		dr_poke(th, i, 0);
-	dr_poke(th, 6, 0);
+		ptrace(PTRACE_POKEUSER, tid, (void *)DR_OFFSET(i), 0L);
+	ptrace(PTRACE_POKEUSER, tid, (void *)DR_OFFSET(6), 0L);
 }

@@ -313,11 +313,16 @@ static bool is_leader(pid_t pid)
 /* Wait until the process is stopped for e (its report is the attach stop). */
 static int wait_stopped_for(struct tracer *t, struct engine *e)
 {
+	long long deadline = tracer_deadline();
+	int err;
+
 	e->interrupt_req = true;
 	sched_update(e->p);
-	while (!e->stopped && !e->dead)
-		if (tracer_wait_one(t) < 0)
-			return -ESRCH;
+	while (!e->stopped && !e->dead) {
+		err = tracer_wait_until(t, deadline);
+		if (err < 0)
+			return err == -ETIMEDOUT ? err : -ESRCH;
+	}
 	e->notify = false;	  /* the caller knows: no on_stop() for this one */
 	e->interrupt_req = false; /* met by a signal's stop, too */
 	if (e->dead)
@@ -325,6 +330,51 @@ static int wait_stopped_for(struct tracer *t, struct engine *e)
 	if (e->report.kind == ENGINE_STOP_INTERRUPT)
 		e->report.kind = ENGINE_STOP_ATTACHED;
 	return 0;
+}
+
+/*
+ * Seize and stop every thread of pid. A thread that cannot stop in time (a
+ * vfork parent, a thread in uninterruptible sleep) fails the attach with
+ * -ETIMEDOUT rather than hold the daemon: the others are let go at once,
+ * it at its next stop (leaving.c).
+ */
+static struct uproc *attach_new(struct tracer *t, pid_t pid, int *err)
+{
+	struct uproc *p;
+
+	if (pid <= 0 || !is_leader(pid)) {
+		*err = pid > 0 && kill(pid, 0) == 0 ? -EINVAL : -ESRCH;
+		return NULL;
+	}
+	if (leaving_pid(t, pid)) { /* its threads still ours: not seizable */
+		*err = -EAGAIN;
+		return NULL;
+	}
+	p = uproc_new(t, pid, true);
+	p->frozen = true;
+	*err = seize_all(p);
+	if (*err < 0)
+		goto fail;
+	/*
+	 * A clone that was under way when its parent was seized makes an
+	 * untraced thread (the kernel decided before the seize), seen only
+	 * once the parent is stopped: look again until none is new.
+	 */
+	do
+		*err = uproc_stop_all_sync(p);
+	while (!*err && !p->exited && seize_all(p) > 0);
+	if (!*err && !p->exited)
+		*err = uproc_take_queued_signals(p);
+	if (*err < 0)
+		goto fail;
+	p->frozen = false;
+	detect_arch(p, pid);
+	return p;
+fail:
+	if (!p->exited)
+		uproc_detach_all(p); /* also the seized threads not stopped yet */
+	uproc_free(p);
+	return NULL;
 }
 
 struct engine *engine_attach(struct tracer *t, pid_t pid, const struct engine_client *c, int *err)
@@ -335,31 +385,9 @@ struct engine *engine_attach(struct tracer *t, pid_t pid, const struct engine_cl
 	for (p = t->procs; p && p->pid != pid; p = p->next)
 		;
 	if (!p) {
-		if (pid <= 0 || !is_leader(pid)) {
-			*err = pid > 0 && kill(pid, 0) == 0 ? -EINVAL : -ESRCH;
+		p = attach_new(t, pid, err);
+		if (!p)
 			return NULL;
-		}
-		p = uproc_new(t, pid, true);
-		p->frozen = true;
-		*err = seize_all(p);
-		if (*err < 0) {
-			uproc_detach_all(p);
-			uproc_free(p);
-			return NULL;
-		}
-		/*
-		 * A clone that was under way when its parent was seized makes
-		 * an untraced thread (the kernel decided before the seize), seen
-		 * only once the parent is stopped: look again until none is new.
-		 */
-		do
-			uproc_stop_all_sync(p);
-		while (!p->exited && seize_all(p) > 0);
-		if (!p->exited)
-			uproc_take_queued_signals(p);
-		*err = 0;
-		p->frozen = false;
-		detect_arch(p, pid);
 	}
 	e = engine_new(p, c);
 	if (!e) {

@@ -175,14 +175,38 @@ struct tracer {
 	unsigned nearly;
 	unsigned long nstops; /* ptrace stops reaped (tracer_stops) */
 	bool rusage;	      /* an observer wants system times: wait4 with a rusage */
+	/* threads let go before they stopped, detached at their next stop (leaving.c) */
+	struct leaving {
+		pid_t pid, tid;
+		bool dregs; /* its debug registers to clear first */
+	} * leaving;
+	size_t nleaving, leaving_cap;
 };
+
+/*
+ * How long an attach or a detach waits for the threads to stop before it
+ * lets the rest go (leaving.c): the daemon serves nobody meanwhile.
+ */
+#define ENGINE_STOP_TIMEOUT_MS 3000
 
 /* tracer.c */
 void tracer_wake(struct tracer *t);
 /* Block until one status arrives and handle it; -ECHILD when nothing is traced. */
 int tracer_wait_one(struct tracer *t);
+/* The same, giving up at deadline (tracer_deadline()): -ETIMEDOUT. */
+int tracer_wait_until(struct tracer *t, long long deadline);
+/* CLOCK_MONOTONIC in ms, ENGINE_STOP_TIMEOUT_MS from now. */
+long long tracer_deadline(void);
 struct uthread *tracer_find_thread(struct tracer *t, pid_t tid);
 pid_t tracer_tgid_of(pid_t tid); /* from /proc/TID/status; 0 if unknown */
+
+/* leaving.c */
+void leaving_add(struct tracer *t, pid_t pid, pid_t tid, bool dregs);
+/* A status of a leaving thread: handled (true), or not one of them. */
+bool leaving_status(struct tracer *t, pid_t tid, int status);
+/* Some thread of pid is still leaving. */
+bool leaving_pid(struct tracer *t, pid_t pid);
+void leaving_free(struct tracer *t);
 
 /* uproc.c */
 struct uproc *uproc_new(struct tracer *t, pid_t pid, bool attached);
@@ -193,8 +217,9 @@ void uthread_remove(struct uthread *th);
 struct uthread *uproc_thread(struct uproc *p, pid_t tid);
 int uproc_seize(struct uproc *p, pid_t tid);
 void uproc_detach_all(struct uproc *p);
-void uproc_stop_all_sync(struct uproc *p);
-void uproc_take_queued_signals(struct uproc *p);
+/* 0 once every thread is stopped (or the process gone), -ETIMEDOUT at the deadline. */
+int uproc_stop_all_sync(struct uproc *p);
+int uproc_take_queued_signals(struct uproc *p);
 void uproc_handle_status(struct uproc *p, struct uthread *th, int status);
 void uproc_exited(struct uproc *p, int status);
 
@@ -256,7 +281,7 @@ int bp_write_insn(struct uproc *p, struct swbp *bp, bool trap);
 bool bp_is_moribund(struct uproc *p, uint64_t addr);
 bool bp_trap_present(struct uproc *p, struct swbp *bp);
 void bp_dregs_apply(struct uthread *th);
-void bp_dregs_clear(struct uthread *th);
+void bp_dregs_clear(pid_t tid);
 
 /* mem.c */
 ssize_t mem_read_raw(struct uproc *p, uint64_t addr, void *buf, size_t len);

@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int epoll_add(int epfd, int fd)
@@ -67,6 +69,7 @@ void tracer_free(struct tracer *t)
 		close(t->evfd);
 	if (t->epfd >= 0)
 		close(t->epfd);
+	leaving_free(t);
 	free(t);
 }
 
@@ -159,6 +162,8 @@ static void handle_status(struct tracer *t, pid_t tid, int status, const struct 
 	struct uthread *th = tracer_find_thread(t, tid);
 
 	t->nstops += WIFSTOPPED(status);
+	if (!th && leaving_status(t, tid, status))
+		return;
 	if (!th && WIFSTOPPED(status))
 		th = adopt_thread(t, tid);
 	if (!th && WIFSTOPPED(status) && tracer_tgid_of(tid) == tid && t->nearly < 16) {
@@ -212,6 +217,50 @@ int tracer_wait_one(struct tracer *t)
 		tid = reap_one(t, 0);
 	while (tid < 0 && errno == EINTR);
 	return tid < 0 ? -errno : 0;
+}
+
+long long tracer_deadline(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + ENGINE_STOP_TIMEOUT_MS;
+}
+
+/*
+ * SIGCHLD is slept on through our signalfd, read empty before each look
+ * so that no status can come unnoticed between the look and the sleep.
+ * The event loop, which watches the same signalfd, is woken afterwards
+ * for the statuses left.
+ */
+int tracer_wait_until(struct tracer *t, long long deadline)
+{
+	struct signalfd_siginfo si;
+	struct pollfd pfd = {.fd = t->sigfd, .events = POLLIN};
+	int err = 0;
+
+	for (;;) {
+		long long left;
+		pid_t tid;
+
+		while (read(t->sigfd, &si, sizeof(si)) == sizeof(si))
+			;
+		tid = reap_one(t, WNOHANG);
+		if (tid > 0)
+			break;
+		if (tid < 0 && errno != EINTR) {
+			err = -errno;
+			break;
+		}
+		left = deadline - (tracer_deadline() - ENGINE_STOP_TIMEOUT_MS);
+		if (left <= 0) {
+			err = -ETIMEDOUT;
+			break;
+		}
+		poll(&pfd, 1, left > 60000 ? 60000 : (int)left);
+	}
+	tracer_wake(t);
+	return err;
 }
 
 static void reap_all(struct tracer *t)

@@ -130,11 +130,16 @@ bool sched_all_stopped(struct uproc *p)
 	return true;
 }
 
-/* Interrupt every running thread and wait until all are stopped (or gone). */
-void uproc_stop_all_sync(struct uproc *p)
+/*
+ * Interrupt every running thread and wait until all are stopped (or gone),
+ * for ENGINE_STOP_TIMEOUT_MS at most.
+ */
+int uproc_stop_all_sync(struct uproc *p)
 {
 	struct tracer *t = p->t;
+	long long deadline = tracer_deadline();
 	pid_t pid = p->pid;
+	int err;
 
 	for_each_thread(p, th)
 	{
@@ -150,25 +155,35 @@ void uproc_stop_all_sync(struct uproc *p)
 		for (q = t->procs; q && q != p; q = q->next)
 			;
 		if (!q || q->pid != pid || q->exited || sched_all_stopped(q))
-			return;
-		if (tracer_wait_one(t) < 0)
-			return;
+			return 0;
+		err = tracer_wait_until(t, deadline);
+		if (err == -ETIMEDOUT)
+			return err;
+		if (err < 0)
+			return 0; /* nothing traced any more */
 	}
 }
 
-/* Let every thread go, each with the signal it was about to receive. */
+/*
+ * Let every thread go, each with the signal it was about to receive; one
+ * that has not stopped (it cannot detach before) goes at its next stop.
+ */
 void uproc_detach_all(struct uproc *p)
 {
 	for_each_thread(p, th)
 	{
 		int sig = th->deliver_sig;
 
-		if (!th->stopped)
+		if (!th->stopped) {
+			if (!th->interrupting)
+				ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L);
+			leaving_add(p->t, p->pid, th->tid, p->dregs_used);
 			continue;
+		}
 		if (th->has_pending && th->pending.kind == UEV_SIGNAL)
 			sig = th->pending.sig;
 		if (p->dregs_used)
-			bp_dregs_clear(th);
+			bp_dregs_clear(th->tid);
 		ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig);
 	}
 }
@@ -341,7 +356,7 @@ static bool own_signal_queued(struct uthread *th)
  * could take a process-wide signal or flush the queue (sigaction), and
  * only the thread's own queue.
  */
-void uproc_take_queued_signals(struct uproc *p)
+int uproc_take_queued_signals(struct uproc *p)
 {
 	for_each_thread(p, th)
 	{
@@ -353,7 +368,7 @@ void uproc_take_queued_signals(struct uproc *p)
 			th->interrupting = true; /* its stop is on its way: nothing to send */
 		}
 	}
-	uproc_stop_all_sync(p);
+	return uproc_stop_all_sync(p);
 }
 
 void uproc_handle_status(struct uproc *p, struct uthread *th, int status)

@@ -68,7 +68,8 @@ void gdb_session_leave(struct gdb_session *s, bool kill)
 	}
 	s->engine = NULL;
 	s->npend = 0;
-	gdb_trace_end(s); /* a trace session's state, its engine gone with the others */
+	s->have_last = false; /* its stop is no one's now: '?' of the next client says so */
+	gdb_trace_end(s);     /* a trace session's state, its engine gone with the others */
 }
 
 /*

@@ -4,7 +4,7 @@
  * breakpoint ownership, step-over, holds, ^C and detach.
  *
  * A fake kernel stands in for ptrace: this program defines ptrace(),
- * waitpid() and process_vm_readv(), which the engine objects linked from
+ * waitpid(), poll() and process_vm_readv(), which the engine objects linked from
  * libutraced.a then call instead of libc's. The fake keeps per-thread
  * registers, siginfo and debug registers, logs every request, and checks
  * that nothing is asked of a thread that is not in a ptrace-stop. The
@@ -17,6 +17,7 @@
  * PTRACE_INTERRUPT, "d" PTRACE_DETACH. Thread 1 is the leader.
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -234,16 +235,28 @@ ssize_t process_vm_readv(pid_t pid, const struct iovec *lvec, unsigned long liov
 }
 
 /*
- * Only uproc_stop_all_sync() blocks in waitpid(): an interrupted thread
- * then reports its PTRACE_EVENT_STOP, a continued one with a signal
- * queued its signal-delivery-stop. Polls (WNOHANG) see nothing: the tests
- * feed every other status themselves.
+ * Only the engine's synchronous waits (tracer_wait_until(): poll() on
+ * SIGCHLD, then waitpid(WNOHANG)) see statuses from the fake: an
+ * interrupted thread reports its PTRACE_EVENT_STOP, a continued one with a
+ * signal queued its signal-delivery-stop, or ECHILD when none is coming.
+ * The event loop's polls (WNOHANG alone) see nothing: the tests feed every
+ * other status themselves.
  */
+static bool sigchld;
+
+int poll(struct pollfd *fds, nfds_t nfds, int timeout)
+{
+	(void)fds, (void)nfds, (void)timeout;
+	sigchld = true;
+	return 1;
+}
+
 pid_t waitpid(pid_t pid, int *status, int options)
 {
 	(void)pid;
-	if (options & WNOHANG)
+	if ((options & WNOHANG) && !sigchld)
 		return 0;
+	sigchld = false;
 	for (int i = 1; i <= NTHREADS; i++) {
 		if (kt[i].alive && kt[i].running && !kt[i].intr && kt[i].queued) {
 			kt[i].running = false;
