@@ -26,6 +26,8 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#define SERVER_STOP_TIMEOUT_MS 3000
+
 struct server {
 	struct ep_config *cfg;
 	struct tracer *t;
@@ -512,6 +514,8 @@ int ep_server_run(struct ep_config *cfg)
 		perror("utraced");
 		return 1;
 	}
+	/* one loop serves every client: none may hold it for a thread that cannot stop */
+	tracer_set_stop_timeout(sv.t, SERVER_STOP_TIMEOUT_MS);
 	gdb_session_init(&sv.primary, sv.t, &cfg->srv);
 	/* bind first: a taken port must not leave a program started for nothing */
 	if (open_comm(&sv) < 0 || (cfg->mount && !(sv.ptys = ep_ptys_new(sv.epfd))) ||

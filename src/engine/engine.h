@@ -119,6 +119,13 @@ struct engine_client {
 /* The tracer: all traced processes. One per utraced daemon. */
 struct tracer *tracer_new(void);
 void tracer_free(struct tracer *t); /* detaches (or kills launched-by-us with kill_launched) */
+/*
+ * How long an attach, or the detach of a process's last engine, waits for
+ * its threads to stop; then the attach fails (-ETIMEDOUT) and the threads
+ * still running are let go at their next stop (leaving.c). 0, the
+ * default: as long as it takes, as gdbserver and strace do.
+ */
+void tracer_set_stop_timeout(struct tracer *t, int ms);
 /* fd to poll for readability (a signalfd for SIGCHLD); then call tracer_poll(). */
 int tracer_fd(struct tracer *t);
 void tracer_poll(struct tracer *t);

@@ -313,7 +313,7 @@ static bool is_leader(pid_t pid)
 /* Wait until the process is stopped for e (its report is the attach stop). */
 static int wait_stopped_for(struct tracer *t, struct engine *e)
 {
-	long long deadline = tracer_deadline();
+	long long deadline = tracer_deadline(t);
 	int err;
 
 	e->interrupt_req = true;

@@ -181,13 +181,8 @@ struct tracer {
 		bool dregs; /* its debug registers to clear first */
 	} * leaving;
 	size_t nleaving, leaving_cap;
+	int stop_timeout_ms; /* tracer_set_stop_timeout(); 0: as long as it takes */
 };
-
-/*
- * How long an attach or a detach waits for the threads to stop before it
- * lets the rest go (leaving.c): the daemon serves nobody meanwhile.
- */
-#define ENGINE_STOP_TIMEOUT_MS 3000
 
 /* tracer.c */
 void tracer_wake(struct tracer *t);
@@ -195,8 +190,8 @@ void tracer_wake(struct tracer *t);
 int tracer_wait_one(struct tracer *t);
 /* The same, giving up at deadline (tracer_deadline()): -ETIMEDOUT. */
 int tracer_wait_until(struct tracer *t, long long deadline);
-/* CLOCK_MONOTONIC in ms, ENGINE_STOP_TIMEOUT_MS from now. */
-long long tracer_deadline(void);
+/* When a wait for stops begun now gives up (CLOCK_MONOTONIC ms; LLONG_MAX: never). */
+long long tracer_deadline(struct tracer *t);
 struct uthread *tracer_find_thread(struct tracer *t, pid_t tid);
 pid_t tracer_tgid_of(pid_t tid); /* from /proc/TID/status; 0 if unknown */
 

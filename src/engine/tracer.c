@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,12 +220,22 @@ int tracer_wait_one(struct tracer *t)
 	return tid < 0 ? -errno : 0;
 }
 
-long long tracer_deadline(void)
+void tracer_set_stop_timeout(struct tracer *t, int ms)
+{
+	t->stop_timeout_ms = ms > 0 ? ms : 0;
+}
+
+static long long now_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + ENGINE_STOP_TIMEOUT_MS;
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+long long tracer_deadline(struct tracer *t)
+{
+	return t->stop_timeout_ms ? now_ms() + t->stop_timeout_ms : LLONG_MAX;
 }
 
 /*
@@ -252,8 +263,8 @@ int tracer_wait_until(struct tracer *t, long long deadline)
 			err = -errno;
 			break;
 		}
-		left = deadline - (tracer_deadline() - ENGINE_STOP_TIMEOUT_MS);
-		if (left <= 0) {
+		left = deadline == LLONG_MAX ? -1 : deadline - now_ms();
+		if (deadline != LLONG_MAX && left <= 0) {
 			err = -ETIMEDOUT;
 			break;
 		}

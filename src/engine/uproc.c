@@ -132,12 +132,12 @@ bool sched_all_stopped(struct uproc *p)
 
 /*
  * Interrupt every running thread and wait until all are stopped (or gone),
- * for ENGINE_STOP_TIMEOUT_MS at most.
+ * up to the tracer's stop timeout.
  */
 int uproc_stop_all_sync(struct uproc *p)
 {
 	struct tracer *t = p->t;
-	long long deadline = tracer_deadline();
+	long long deadline = tracer_deadline(t);
 	pid_t pid = p->pid;
 	int err;
 
