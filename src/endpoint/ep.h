@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "../gdb/gdb_int.h"
+#include "../util/procfs.h"
 
 #define EP_MAX_LISTEN 2
 
@@ -73,6 +74,12 @@ void ep_conn_read(struct ep_conn *c);
 /* Write what the session queued; arm EPOLLOUT for the rest. */
 void ep_conn_flush(int epfd, struct ep_conn *c);
 
+/* A client of a process: the process to debug, and who the client is. */
+struct ep_client {
+	pid_t pid; /* the process to debug */
+	struct proc_caller caller;
+};
+
 /*
  * Rendezvous sockets (ep_rendezvous.c): RUNDIR/<pid>.sock for every
  * process the tracer holds, so another client can join it as an engine.
@@ -83,9 +90,8 @@ int ep_rundir(char *out, size_t len);
 /* Make the sockets match the traced processes (create new, remove gone). */
 void ep_rendezvous_sync(struct ep_rendezvous **list, int epfd, struct tracer *t);
 void ep_rendezvous_free(struct ep_rendezvous **list, int epfd);
-/* Accept on item; 0 and the pid to join, or -errno (refused peers included). */
-/* Accept a joiner of item's process: its fd, the process, and the peer's credentials. */
-int ep_rendezvous_accept(struct ep_item *item, int *fd, pid_t *pid, struct ucred *peer);
+/* Accept a joiner of item's process: 0 with its fd and who, or -errno (refused peers too). */
+int ep_rendezvous_accept(struct ep_item *item, int *fd, struct ep_client *who);
 
 /*
  * The ptys behind DIR/<pid>/gdb (ep_pty.c): one per client that resolves
@@ -93,13 +99,6 @@ int ep_rendezvous_accept(struct ep_item *item, int *fd, pid_t *pid, struct ucred
  * a connection to a gdb session on the process.
  */
 struct ep_ptys;
-/* A client of a process: the process to debug, and who the client is. */
-struct ep_client {
-	pid_t pid;    /* the process to debug */
-	pid_t client; /* the client's process */
-	uid_t uid;
-	gid_t gid;
-};
 struct ep_ptys *ep_ptys_new(int epfd);
 void ep_ptys_free(struct ep_ptys *p);
 /*
@@ -111,10 +110,12 @@ int ep_ptys_offer(struct ep_ptys *p, const struct ep_client *who, pid_t tid, cha
 		  size_t len);
 /*
  * An event on item (a pty's master): true when the client wrote to it,
- * with who it is for and the master, which is the caller's from then on.
- * A pty closed without a byte goes.
+ * with who it is for and the master, which is the caller's from then on
+ * (ep_ptys_ended() when it closes it). A pty closed without a byte goes.
  */
 bool ep_ptys_take(struct ep_ptys *p, struct ep_item *item, struct ep_client *who, int *master);
+/* A session that ep_ptys_take() started for uid has ended. */
+void ep_ptys_ended(struct ep_ptys *p, uid_t uid);
 /* Drop the ptys nobody opened in time; ms until the next is due, or -1. */
 int ep_ptys_expire(struct ep_ptys *p);
 

@@ -85,8 +85,13 @@ static int node_attr(struct ep_fuse *fs, fuse_ino_t ino, struct stat *st)
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
 
-	if (INO_NODE(ino) != NODE_ROOT && ep_proc_kind(INO_PID(ino), &uid, &gid) == EP_PROC_NONE)
+	enum proc_kind kind =
+		INO_NODE(ino) == NODE_ROOT ? PROC_LEADER : proc_kind(INO_PID(ino), &uid, &gid);
+
+	if (kind == PROC_NONE)
 		return -ENOENT;
+	if (kind == PROC_UNKNOWN)
+		return -EMFILE;
 	fill_attr(fs, ino, uid, gid, st);
 	return 0;
 }
@@ -174,9 +179,11 @@ static void op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	if (f->node == NODE_ROOT)
-		ep_proc_list(&f->text, ctx->pid, ctx->uid, ctx->gid);
-	else
+	if (f->node == NODE_ROOT) {
+		struct proc_caller c = proc_caller(ctx->pid, ctx->uid, ctx->gid);
+
+		proc_list_debuggable(&f->text, &c);
+	} else
 		buf_append(&f->text, "gdb\0engines", sizeof("gdb\0engines"));
 	fi->fh = (uintptr_t)f;
 	fuse_reply_open(req, fi);
@@ -241,21 +248,23 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
  * What pid is, and whether the caller may debug it: 0, or the errno its
  * open of DIR/<pid>/gdb or DIR/<pid>/engines fails with.
  */
-static int check_access(pid_t pid, const struct fuse_ctx *ctx)
+static int check_access(pid_t pid, const struct proc_caller *c)
 {
 	uid_t uid;
 	gid_t gid;
 
-	switch (ep_proc_kind(pid, &uid, &gid)) {
-	case EP_PROC_NONE:
+	switch (proc_kind(pid, &uid, &gid)) {
+	case PROC_NONE:
 		return -ENOENT;
-	case EP_PROC_THREAD:
-	case EP_PROC_KTHREAD:
+	case PROC_THREAD:
+	case PROC_KTHREAD:
 		return -EINVAL;
-	case EP_PROC_LEADER:
+	case PROC_UNKNOWN:
+		return -EMFILE;
+	case PROC_LEADER:
 		break;
 	}
-	return ep_proc_may_debug(pid, ctx->pid, ctx->uid, ctx->gid) < 0 ? -EACCES : 0;
+	return proc_may_debug(c, pid) < 0 ? -EACCES : 0;
 }
 
 /*
@@ -267,12 +276,11 @@ static void op_readlink(fuse_req_t req, fuse_ino_t ino)
 {
 	struct ep_fuse *fs = fuse_req_userdata(req);
 	const struct fuse_ctx *ctx = fuse_req_ctx(req);
-	struct ep_client who = {.pid = INO_PID(ino), .uid = ctx->uid, .gid = ctx->gid};
+	struct ep_client who = {INO_PID(ino), proc_caller(ctx->pid, ctx->uid, ctx->gid)};
 	char path[64];
-	int err = INO_NODE(ino) == NODE_GDB ? check_access(who.pid, ctx) : -EINVAL;
+	int err = INO_NODE(ino) == NODE_GDB ? check_access(who.pid, &who.caller) : -EINVAL;
 
-	who.client = ep_proc_tgid(ctx->pid);
-	if (!err && who.client == who.pid)
+	if (!err && who.caller.tgid == who.pid)
 		err = -EDEADLK;
 	if (!err)
 		err = ep_ptys_offer(fs->ptys, &who, ctx->pid, path, sizeof(path));
@@ -286,9 +294,10 @@ static void op_readlink(fuse_req_t req, fuse_ino_t ino)
 static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct ep_fuse *fs = fuse_req_userdata(req);
+	const struct fuse_ctx *ctx = fuse_req_ctx(req);
+	struct proc_caller c = proc_caller(ctx->pid, ctx->uid, ctx->gid);
 	struct ep_fuse_file *f;
-	int err = INO_NODE(ino) == NODE_ENGINES ? check_access(INO_PID(ino), fuse_req_ctx(req))
-						: -EISDIR;
+	int err = INO_NODE(ino) == NODE_ENGINES ? check_access(INO_PID(ino), &c) : -EISDIR;
 
 	if (!err && (fi->flags & O_ACCMODE) != O_RDONLY)
 		err = -EACCES;
@@ -298,7 +307,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, -err);
 		return;
 	}
-	ep_proc_engines_text(fs->t, f->pid, &f->text);
+	ep_engines_text(fs->t, f->pid, &f->text);
 	fi->fh = (uintptr_t)f;
 	fi->direct_io = 1; /* no page cache: each open reads the text of its time */
 	if (fuse_reply_open(req, fi) < 0)

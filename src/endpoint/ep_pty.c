@@ -16,7 +16,6 @@
  * before each such decision. A pty nobody opens goes after PTY_UNOPENED_MS.
  */
 #include "ep.h"
-#include "ep_fuse.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,20 +30,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PTY_UNOPENED_MS 10000
-#define PTY_MAX_PER_UID 16
-#define PTY_MAX		256
+#define PTY_UNOPENED_MS	     10000
+#define PTY_MAX_PER_UID	     16 /* waiting for their first byte */
+#define PTY_MAX		     256
+#define PTY_SESSIONS_PER_UID 32	  /* started (not for root): each holds a descriptor of ours */
+#define PTY_HANDED_GRACE_MS  1000 /* a pty handed out this recently is not taken back */
 
 /* A pty resolved for a client, before its first byte. */
 struct pty {
 	struct ep_item item; /* kind EP_PTY: the master */
 	struct pty *next;
 	struct ep_client who;
-	pid_t tid;	/* the thread that resolved the link */
-	int wd;		/* inotify watch on the slave */
-	bool opened;	/* IN_OPEN seen: not handed out again, not expired */
-	long long made; /* CLOCK_MONOTONIC, ms */
-	char path[32];	/* /dev/pts/N */
+	pid_t tid;	  /* the thread that resolved the link */
+	int wd;		  /* inotify watch on the slave */
+	bool opened;	  /* IN_OPEN seen: not handed out again, not expired */
+	long long handed; /* CLOCK_MONOTONIC ms of the last hand-out */
+	char path[32];	  /* /dev/pts/N */
 };
 
 struct ep_ptys {
@@ -52,6 +53,11 @@ struct ep_ptys {
 	size_t n;
 	int inotify;
 	int epfd;
+	struct pty_live { /* sessions started, per uid */
+		uid_t uid;
+		unsigned n;
+	} live[64];
+	size_t nlive;
 };
 
 static long long now_ms(void)
@@ -142,7 +148,7 @@ int ep_ptys_expire(struct ep_ptys *p)
 	now = now_ms();
 	note_opens(p);
 	for (t = p->list; t; t = tnext) {
-		long long due = t->made + PTY_UNOPENED_MS;
+		long long due = t->handed + PTY_UNOPENED_MS;
 
 		tnext = t->next;
 		if (t->opened)
@@ -155,20 +161,63 @@ int ep_ptys_expire(struct ep_ptys *p)
 	return next < 0 ? -1 : (int)(next - now);
 }
 
-/* Room for one more pty of uid: its oldest unopened one goes if it has too many. */
+static struct pty_live *live_of(struct ep_ptys *p, uid_t uid)
+{
+	for (size_t i = 0; i < p->nlive; i++)
+		if (p->live[i].uid == uid)
+			return &p->live[i];
+	return NULL;
+}
+
+/* uid may start one more session: root always, others up to PTY_SESSIONS_PER_UID. */
+static bool may_start(struct ep_ptys *p, uid_t uid)
+{
+	struct pty_live *l = live_of(p, uid);
+
+	return uid == 0 || !l || l->n < PTY_SESSIONS_PER_UID;
+}
+
+static bool live_add(struct ep_ptys *p, uid_t uid)
+{
+	struct pty_live *l = live_of(p, uid);
+
+	if (!l && p->nlive == sizeof(p->live) / sizeof(p->live[0]))
+		return false;
+	if (!l)
+		l = &p->live[p->nlive++];
+	l->uid = uid;
+	l->n++;
+	return true;
+}
+
+void ep_ptys_ended(struct ep_ptys *p, uid_t uid)
+{
+	struct pty_live *l = live_of(p, uid);
+
+	if (l && --l->n == 0)
+		*l = p->live[--p->nlive];
+}
+
+/*
+ * Room for one more pty of uid: its oldest unopened one goes if it has too
+ * many, unless it was handed out a moment ago (its client may be opening
+ * it: its number must not go to someone else's pty meanwhile).
+ */
 static int make_room(struct ep_ptys *p, uid_t uid)
 {
 	struct pty *oldest = NULL;
 	size_t mine = 0;
 
+	if (!may_start(p, uid))
+		return -EAGAIN;
 	for (struct pty *t = p->list; t; t = t->next) {
-		if (t->who.uid != uid)
+		if (t->who.caller.uid != uid)
 			continue;
 		mine++;
 		if (!t->opened)
 			oldest = t;
 	}
-	if (mine >= PTY_MAX_PER_UID && oldest) {
+	if (mine >= PTY_MAX_PER_UID && oldest && now_ms() - oldest->handed > PTY_HANDED_GRACE_MS) {
 		pty_drop(p, oldest, false);
 		mine--;
 	}
@@ -183,30 +232,34 @@ static int pty_make(struct ep_ptys *p, struct pty *t)
 {
 	int m = posix_openpt(O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	struct termios tio;
-	int err;
+	int err = 0;
 
 	if (m < 0)
 		return -errno;
-	if (ptsname_r(m, t->path, sizeof(t->path)) != 0 || tcgetattr(m, &tio) < 0)
+	t->wd = -1;
+	err = -ptsname_r(m, t->path, sizeof(t->path)); /* (it returns the error) */
+	if (err || tcgetattr(m, &tio) < 0)
 		goto fail;
 	cfmakeraw(&tio);
 	if (tcsetattr(m, TCSANOW, &tio) < 0)
 		goto fail;
-	if (geteuid() == 0 && chown(t->path, t->who.uid, t->who.gid) < 0)
+	if (geteuid() == 0 && chown(t->path, t->who.caller.uid, t->who.caller.gid) < 0)
 		goto fail;
-	if (chmod(t->path, 0600) < 0 || unlockpt(m) < 0)
+	if (chmod(t->path, 0600) < 0)
 		goto fail;
+	/* watched before it can be opened: no open goes unseen */
 	t->wd = inotify_add_watch(p->inotify, t->path, IN_OPEN);
-	if (t->wd < 0)
+	if (t->wd < 0 || unlockpt(m) < 0)
 		goto fail;
 	t->item = (struct ep_item){EP_PTY, m};
-	if (ep_watch(p->epfd, &t->item, EPOLLIN) < 0) {
-		inotify_rm_watch(p->inotify, t->wd);
+	if (ep_watch(p->epfd, &t->item, EPOLLIN) < 0)
 		goto fail;
-	}
 	return 0;
 fail:
-	err = errno ? -errno : -EIO;
+	if (!err)
+		err = errno ? -errno : -EIO;
+	if (t->wd >= 0)
+		inotify_rm_watch(p->inotify, t->wd);
 	close(m);
 	return err;
 }
@@ -220,9 +273,9 @@ int ep_ptys_offer(struct ep_ptys *p, const struct ep_client *who, pid_t tid, cha
 	ep_ptys_expire(p); /* reads the opens too */
 	for (t = p->list; t; t = t->next)
 		if (!t->opened && t->tid == tid && t->who.pid == who->pid &&
-		    t->who.uid == who->uid && t->who.gid == who->gid)
+		    t->who.caller.uid == who->caller.uid && t->who.caller.gid == who->caller.gid)
 			goto out;
-	err = make_room(p, who->uid);
+	err = make_room(p, who->caller.uid);
 	if (err < 0)
 		return err;
 	t = calloc(1, sizeof(*t));
@@ -230,7 +283,6 @@ int ep_ptys_offer(struct ep_ptys *p, const struct ep_client *who, pid_t tid, cha
 		return -ENOMEM;
 	t->who = *who;
 	t->tid = tid;
-	t->made = now_ms();
 	err = pty_make(p, t);
 	if (err < 0) {
 		free(t);
@@ -240,6 +292,7 @@ int ep_ptys_offer(struct ep_ptys *p, const struct ep_client *who, pid_t tid, cha
 	p->list = t;
 	p->n++;
 out:
+	t->handed = now_ms(); /* its client opens it next: counted from now */
 	if ((size_t)snprintf(path, len, "%s", t->path) >= len)
 		return -ENAMETOOLONG;
 	return 0;
@@ -260,9 +313,14 @@ bool ep_ptys_take(struct ep_ptys *p, struct ep_item *item, struct ep_client *who
 			pty_drop(p, t, false);
 		return false;
 	}
-	/* the checks of the link, again: the pid may name another process by now */
-	if (ep_proc_kind(t->who.pid, &uid, &gid) != EP_PROC_LEADER ||
-	    ep_proc_may_debug(t->who.pid, t->tid, t->who.uid, t->who.gid) < 0) {
+	/*
+	 * The checks of the link again, with the caller as it was then: the pid
+	 * may name another process by now. And the user's sessions: each holds
+	 * one of our descriptors, which every user needs.
+	 */
+	if (proc_kind(t->who.pid, &uid, &gid) != PROC_LEADER ||
+	    proc_may_debug(&t->who.caller, t->who.pid) < 0 || !may_start(p, t->who.caller.uid) ||
+	    !live_add(p, t->who.caller.uid)) {
 		pty_drop(p, t, false);
 		return false;
 	}

@@ -4,8 +4,9 @@
  * ptrace allows one tracer; this is how a second client (another gdb, a
  * syscall tracer) finds the process utraced already holds and joins it as
  * an engine of its own. The socket is mode 0600 and owned by the process's
- * user, and every connecting peer is checked again with SO_PEERCRED: only
- * that user, or root, may join.
+ * user, and every connecting peer is checked again with SO_PEERCRED: a
+ * peer of another user than ours (and not root) must be one that could
+ * ptrace the process itself (util/procfs.c), as for the FUSE tree.
  */
 #include "ep.h"
 
@@ -48,25 +49,6 @@ int ep_rundir(char *out, size_t len)
 	return 0;
 }
 
-/* Real uid and gid of a process, from /proc. */
-static int proc_owner(pid_t pid, uid_t *uid, gid_t *gid)
-{
-	char path[64], line[256];
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		found += sscanf(line, "Uid: %u", uid) == 1;
-		found += sscanf(line, "Gid: %u", gid) == 1;
-	}
-	fclose(f);
-	return found == 2 ? 0 : -EIO;
-}
-
 static struct ep_rendezvous *rdv_open(int epfd, pid_t pid)
 {
 	struct sockaddr_un un = {.sun_family = AF_UNIX};
@@ -91,7 +73,8 @@ static struct ep_rendezvous *rdv_open(int epfd, pid_t pid)
 		return NULL;
 	}
 	chmod(r->path, 0600);
-	if (geteuid() == 0 && proc_owner(pid, &uid, &gid) == 0 && chown(r->path, uid, gid) < 0)
+	if (geteuid() == 0 && proc_kind(pid, &uid, &gid) == PROC_LEADER &&
+	    chown(r->path, uid, gid) < 0)
 		perror("utraced: chown rendezvous socket");
 	r->item.fd = fd;
 	ep_watch(epfd, &r->item, EPOLLIN);
@@ -149,24 +132,26 @@ void ep_rendezvous_free(struct ep_rendezvous **list, int epfd)
 	}
 }
 
-int ep_rendezvous_accept(struct ep_item *item, int *fd, pid_t *pid, struct ucred *peer)
+int ep_rendezvous_accept(struct ep_item *item, int *fd, struct ep_client *who)
 {
 	struct ep_rendezvous *r = (struct ep_rendezvous *)item;
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
-	uid_t uid;
-	gid_t gid;
-	int c = accept4(item->fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	struct proc_caller c;
+	int s = accept4(item->fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
-	if (c < 0)
+	if (s < 0)
 		return -errno;
-	if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 ||
-	    proc_owner(r->pid, &uid, &gid) < 0 || (cred.uid != 0 && cred.uid != uid)) {
-		close(c);
-		return -EACCES;
-	}
-	*fd = c;
-	*pid = r->pid;
-	*peer = cred;
+	if (getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		goto refuse;
+	c = proc_caller(cred.pid, cred.uid, cred.gid);
+	if (cred.uid != 0 && cred.uid != geteuid() && proc_may_debug(&c, r->pid) < 0)
+		goto refuse;
+	*fd = s;
+	who->pid = r->pid;
+	who->caller = c;
 	return 0;
+refuse:
+	close(s);
+	return -EACCES;
 }

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -202,11 +203,11 @@ static struct ep_conn *join(struct server *sv, int fd, pid_t pid, const char *ho
 		gdb_session_init(s, sv->t, &sv->cfg->srv);
 		s->secondary = true;
 		s->client.name = how;
-		gdb_session_set_peer(s, who->client, who->uid, who->gid);
+		gdb_session_set_peer(s, &who->caller);
 		e = engine_attach(sv->t, pid, &s->client, &err);
 	}
 	if (sv->cfg->srv.debug)
-		fprintf(stderr, "%s: client %d joins %d: %s\n", how, who->client, pid,
+		fprintf(stderr, "%s: client %d joins %d: %s\n", how, who->caller.tgid, pid,
 			e ? "ok" : strerror(-err));
 	if (!e) {
 		if (s)
@@ -223,14 +224,10 @@ static struct ep_conn *join(struct server *sv, int fd, pid_t pid, const char *ho
 static void accept_joiner(struct server *sv, struct ep_item *item)
 {
 	struct ep_client who;
-	struct ucred peer;
 	int fd;
-	pid_t pid;
 
-	if (ep_rendezvous_accept(item, &fd, &pid, &peer) < 0)
-		return;
-	who = (struct ep_client){pid, peer.pid, peer.uid, peer.gid};
-	join(sv, fd, pid, "rendezvous", &who);
+	if (ep_rendezvous_accept(item, &fd, &who) == 0)
+		join(sv, fd, who.pid, "rendezvous", &who);
 }
 
 /* A client wrote its first bytes to the pty of DIR/<pid>/gdb. */
@@ -243,6 +240,8 @@ static void pty_talks(struct server *sv, struct ep_item *item)
 	if (!ep_ptys_take(sv->ptys, item, &who, &master))
 		return;
 	c = join(sv, master, who.pid, "fuse", &who);
+	if (!c)
+		ep_ptys_ended(sv->ptys, who.caller.uid);
 	/* a pty's hang-up throws away what the client has not read yet */
 	if (c)
 		c->linger = true;
@@ -253,6 +252,9 @@ static void conn_drop(struct server *sv, struct ep_conn *c, bool gone)
 {
 	struct gdb_session *s = c->s;
 	bool primary = c->primary;
+
+	if (c->linger) /* a session of a pty of DIR/<pid>/gdb */
+		ep_ptys_ended(sv->ptys, s->peer.uid);
 
 	for (struct ep_conn **cp = &sv->conns; *cp; cp = &(*cp)->next) {
 		if (*cp == c) {
@@ -392,6 +394,21 @@ static int quit_signals(void)
 	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
+/*
+ * Every session of the FUSE tree holds a descriptor, and every /proc
+ * question takes one: as many as we are allowed (the soft limit is often
+ * 1024, the hard one far more).
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 static int start_process(struct server *sv)
 {
 	struct ep_config *cfg = sv->cfg;
@@ -516,6 +533,8 @@ int ep_server_run(struct ep_config *cfg)
 	}
 	/* one loop serves every client: none may hold it for a thread that cannot stop */
 	tracer_set_stop_timeout(sv.t, SERVER_STOP_TIMEOUT_MS);
+	if (cfg->mount)
+		raise_fd_limit();
 	gdb_session_init(&sv.primary, sv.t, &cfg->srv);
 	/* bind first: a taken port must not leave a program started for nothing */
 	if (open_comm(&sv) < 0 || (cfg->mount && !(sv.ptys = ep_ptys_new(sv.epfd))) ||

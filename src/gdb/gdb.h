@@ -18,6 +18,7 @@
 #include "../engine/engine.h"
 #include "../rsp/rsp.h"
 #include "../util/buf.h"
+#include "../util/procfs.h"
 
 struct gdb_server; /* daemon-wide options, shared by sessions (main.c) */
 struct gdb_cond;
@@ -88,9 +89,9 @@ struct gdb_session {
 	int vfile_fds[256];    /* vFile:open handles, -1 = free (gdb keeps one per library) */
 	pid_t vfile_pid;       /* vFile:setfs (0 = our own view) */
 	struct engine_client client;
-	bool peer_known; /* client.peer_uid/peer_gid are the client's (unix socket, FUSE) */
-	gid_t peer_gid;
-	char **env; /* environment for vRun (QEnvironment*) */
+	bool peer_known;	 /* peer is the client (unix socket, FUSE) */
+	struct proc_caller peer; /* its ids and capabilities, taken when it came */
+	char **env;		 /* environment for vRun (QEnvironment*) */
 	size_t env_len;
 	char *cwd;		 /* QSetWorkingDir, NULL = ours */
 	char **last_argv;	 /* what the last launch ran, for 'R' */
@@ -139,7 +140,7 @@ void gdb_session_set_engine(struct gdb_session *s, struct engine *e);
  * neither root nor our own user may then not start or attach programs as
  * us, and its vFile accesses are checked as its own.
  */
-void gdb_session_set_peer(struct gdb_session *s, pid_t pid, uid_t uid, gid_t gid);
+void gdb_session_set_peer(struct gdb_session *s, const struct proc_caller *peer);
 /* A client that is neither root nor utraced's own user. */
 bool gdb_session_foreign(const struct gdb_session *s);
 /* Leave every process of the session (killing them if kill); s->engine becomes NULL. */

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 extern char **environ;
 
@@ -268,20 +267,6 @@ int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len)
 }
 
 /*
- * May a foreign client attach to pid? Only to its own processes: /proc/PID
- * belongs to the process's user, or to root when it is not dumpable,
- * which is what ptrace itself would require.
- */
-static bool owned_by(struct gdb_session *s, pid_t pid)
-{
-	char path[32];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "/proc/%d", pid);
-	return stat(path, &st) == 0 && st.st_uid == s->client.peer_uid;
-}
-
-/*
  * In non-stop an attach is answered "OK", and every thread's stop comes as
  * a notification (gdb prints "Thread N stopped." for each), as gdbserver.
  */
@@ -322,7 +307,8 @@ int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len)
 	/* another process beside those it has: only with multiprocess, as gdbserver */
 	if ((s->engine && !s->multiprocess) || gdb_proc_of(s, (pid_t)pid))
 		return -EBUSY;
-	if (gdb_session_foreign(s) && !owned_by(s, (pid_t)pid))
+	/* a client of another user: only what it could ptrace itself, as the FUSE tree */
+	if (gdb_session_foreign(s) && proc_may_debug(&s->peer, (pid_t)pid) < 0)
 		return -EPERM;
 	e = engine_attach(s->tracer, (pid_t)pid, &s->client, &err);
 	if (!e)

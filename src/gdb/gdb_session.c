@@ -119,11 +119,11 @@ void gdb_session_set_engine(struct gdb_session *s, struct engine *e)
 		engine_set_nonstop(e, true);
 }
 
-void gdb_session_set_peer(struct gdb_session *s, pid_t pid, uid_t uid, gid_t gid)
+void gdb_session_set_peer(struct gdb_session *s, const struct proc_caller *peer)
 {
-	s->client.peer_pid = pid;
-	s->client.peer_uid = uid;
-	s->peer_gid = gid;
+	s->peer = *peer;
+	s->client.peer_pid = peer->tgid;
+	s->client.peer_uid = peer->uid;
 	s->peer_known = true;
 }
 

@@ -390,7 +390,7 @@ static int as_client(struct gdb_session *s, int (*fn)(struct gdb_session *, stru
 	ngroups = getgroups(64, groups);
 	if (ngroups < 0 || setgroups(0, NULL) < 0)
 		return reply_error(s, -EPERM);
-	setfsgid(s->peer_gid);
+	setfsgid(s->peer.gid);
 	setfsuid(s->client.peer_uid);
 	if ((uid_t)setfsuid((uid_t)-1) != s->client.peer_uid) {
 		ret = reply_error(s, -EPERM); /* could not become the client: do nothing */

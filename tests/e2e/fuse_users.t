@@ -12,7 +12,10 @@
 #   a real gdb run as the user attaches through DIR/<pid>/gdb to its own
 #   process, reads a register and a variable, detaches: the process runs on;
 #   a process of the user's uid but root's gid: EACCES from utraced itself
-#   (the modes let the user through, ptrace would not).
+#   (the modes let the user through, ptrace would not); so is one of the
+#   user's with a capability the user lacks; and a session on the user's
+#   own process cannot vAttach either of them;
+#   a user has at most 32 sessions (each holds a descriptor of the daemon).
 #
 # Skipped as a whole without root, useradd/userdel or setpriv, or where
 # FUSE cannot be used.
@@ -103,5 +106,43 @@ wait_until eval '[[ $(stat -c %u /proc/$ODD) == "$TUID" ]]'
 is "$(open_as_user "$MNT/$ODD/gdb")" 'Permission denied' 'same uid, other gid: EACCES from utraced itself'
 ok '... and it was not stopped' traced_by_nobody "$ODD"
 unlike "$(as_user ls "$MNT")" "^$ODD\$" '... nor listed'
+
+# --- the user's ids, but a capability the user lacks (ptrace would refuse)
+setpriv --reuid="$TUID" --regid="$TGID" --clear-groups --inh-caps +net_admin \
+	--ambient-caps +net_admin sleep 1000 &
+CAPPED=$!
+track "$CAPPED"
+wait_until eval '[[ $(stat -c %u /proc/$CAPPED) == "$TUID" ]] && grep -q "^CapPrm:.*[1-9a-f]" /proc/$CAPPED/status'
+is "$(open_as_user "$MNT/$CAPPED/gdb")" 'Permission denied' \
+	"the user's process with a capability the user lacks: EACCES"
+unlike "$(as_user ls "$MNT")" "^$CAPPED\$" '... nor listed'
+
+# --- a session on its own process cannot attach to those either (from a
+# second inferior: gdb would kill the first to attach in its place)
+GDB_OUT=$(cd / && timeout -k 5 "$E2E_WAIT" setpriv --reuid="$TUID" --regid="$TGID" --clear-groups \
+	env HOME="$THOME" "$GDB" "${GDB_SETUP[@]}" -ex "target extended-remote $MNT/$OWN/gdb" \
+	-ex add-inferior -ex 'inferior 2' -ex "attach $ODD" -ex "attach $CAPPED" \
+	-ex 'inferior 1' -ex detach </dev/null 2>&1)
+like "$GDB_OUT" "Attaching to process $ODD failed" 'vAttach through the link to the other-gid process: refused'
+like "$GDB_OUT" "Attaching to process $CAPPED failed" '... to the capable one: refused'
+ok '... neither was touched' eval "traced_by_nobody $ODD && traced_by_nobody $CAPPED"
+ok "... and the user's own process runs on" wait_until traced_by_nobody "$OWN"
+
+# --- at most 32 sessions per user
+SESSIONS=$(as_user bash -c '
+	for i in $(seq 33); do
+		if ! exec {fd}<>"$1"; then
+			echo "open $i refused"
+			break
+		fi
+		printf "\$?#3f" >&$fd
+		sleep 0.05
+	done
+	grep -c "endpoint=fuse" "$2"
+' _ "$MNT/$OWN/gdb" "$MNT/$OWN/engines" 2>&1)
+like "$SESSIONS" 'open 33 refused' 'a user opening 33 sessions: the 33rd open is refused'
+like "$SESSIONS" 'Resource temporarily unavailable' '... with EAGAIN'
+like "$SESSIONS" '^32$' '... 32 engines meanwhile'
+ok '... all gone when it exits' wait_until traced_by_nobody "$OWN"
 
 done_testing

@@ -1,20 +1,19 @@
 /*
- * ep_fuse_proc.c: the process questions behind the FUSE tree, answered
- * from /proc: which pids are processes, whose they are, whether a caller
- * may debug one, and the text of the `engines` file.
+ * procfs.c: what /proc says about processes, and who may debug them.
  *
  * The daemon usually runs as root, so it can ptrace anything; the check
- * here is what keeps one user from debugging another's process through
- * it. It mirrors the kernel's ptrace_may_access() as far as /proc lets us
- * see it: CAP_SYS_PTRACE (in our user namespace), or the same uid and gid
- * as the target and a dumpable target, under Yama's ptrace_scope.
+ * here is what keeps one client from debugging another user's process
+ * through it (the FUSE tree, the rendezvous sockets, vAttach). It mirrors
+ * the kernel's ptrace_may_access() for an attach as far as /proc lets us
+ * see it: CAP_SYS_PTRACE (in our user namespace), or the same real,
+ * effective and saved uid and gid as the target, a dumpable target, and
+ * no capability the caller lacks, under Yama's ptrace_scope.
  */
-#include "ep_fuse.h"
+#include "procfs.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,15 +22,6 @@
 
 #define PF_KTHREAD_FLAG	   0x00200000u /* PF_KTHREAD in /proc/<pid>/stat's flags */
 #define CAP_SYS_PTRACE_BIT 19
-
-/* Who opened or listed something, as far as the permission check needs. */
-struct caller {
-	pid_t tgid;
-	uid_t uid;
-	gid_t gid;
-	bool cap_ptrace; /* CAP_SYS_PTRACE, effective, in our user namespace */
-	int yama;	 /* ptrace_scope, 0 without Yama */
-};
 
 /* Whole small /proc file into buf (NUL-terminated); bytes read or -errno. */
 static ssize_t read_small(const char *path, char *buf, size_t len)
@@ -76,17 +66,19 @@ static int read_stat(pid_t pid, char *state, pid_t *ppid, unsigned *flags)
 {
 	char path[64], buf[1024];
 	const char *p;
+	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
-		return -ENOENT;
+	n = read_small(path, buf, sizeof(buf));
+	if (n <= 0)
+		return n < 0 && n != -ENOENT && n != -ESRCH ? (int)n : -ENOENT;
 	p = strrchr(buf, ')'); /* the command name may hold anything */
 	if (!p || sscanf(p + 1, " %c %d %*d %*d %*d %*d %u", state, ppid, flags) != 3)
 		return -EIO;
 	return 0;
 }
 
-pid_t ep_proc_tgid(pid_t tid)
+pid_t proc_tgid(pid_t tid)
 {
 	char buf[4096];
 	const char *v;
@@ -97,24 +89,28 @@ pid_t ep_proc_tgid(pid_t tid)
 	return v ? (pid_t)atoi(v) : 0;
 }
 
-/* See ep_fuse.h. */
-enum ep_proc_kind ep_proc_kind(pid_t pid, uid_t *uid, gid_t *gid)
+/* See procfs.h. */
+enum proc_kind proc_kind(pid_t pid, uid_t *uid, gid_t *gid)
 {
 	char path[64], state;
 	unsigned flags;
 	struct stat st;
 	pid_t ppid;
 
-	if (pid <= 0 || read_stat(pid, &state, &ppid, &flags) < 0 || state == 'Z' || state == 'X')
-		return EP_PROC_NONE;
+	int err = pid > 0 ? read_stat(pid, &state, &ppid, &flags) : -ENOENT;
+
+	if (err == -EMFILE || err == -ENFILE || err == -ENOMEM)
+		return PROC_UNKNOWN; /* out of descriptors: nothing to say of pid */
+	if (err < 0 || state == 'Z' || state == 'X')
+		return PROC_NONE;
 	snprintf(path, sizeof(path), "/proc/%d", pid);
 	if (stat(path, &st) < 0)
-		return EP_PROC_NONE;
+		return PROC_NONE;
 	*uid = st.st_uid;
 	*gid = st.st_gid;
 	if (flags & PF_KTHREAD_FLAG)
-		return EP_PROC_KTHREAD;
-	return ep_proc_tgid(pid) == pid ? EP_PROC_LEADER : EP_PROC_THREAD;
+		return PROC_KTHREAD;
+	return proc_tgid(pid) == pid ? PROC_LEADER : PROC_THREAD;
 }
 
 static bool same_user_ns(pid_t tid)
@@ -128,9 +124,10 @@ static bool same_user_ns(pid_t tid)
 	return a > 0 && a == b && !memcmp(theirs, ours, (size_t)a);
 }
 
-static struct caller caller_of(pid_t tid, uid_t uid, gid_t gid)
+/* See procfs.h. */
+struct proc_caller proc_caller(pid_t tid, uid_t uid, gid_t gid)
 {
-	struct caller c = {.tgid = ep_proc_tgid(tid), .uid = uid, .gid = gid};
+	struct proc_caller c = {.tgid = proc_tgid(tid), .uid = uid, .gid = gid};
 	char buf[4096];
 	const char *v;
 
@@ -140,6 +137,8 @@ static struct caller caller_of(pid_t tid, uid_t uid, gid_t gid)
 	if (tid > 0 && read_status(tid, buf, sizeof(buf)) == 0 && same_user_ns(tid)) {
 		v = status_field(buf, "CapEff");
 		c.cap_ptrace = v && (strtoull(v, NULL, 16) >> CAP_SYS_PTRACE_BIT) & 1;
+		v = status_field(buf, "CapPrm");
+		c.cap_prm = v ? strtoull(v, NULL, 16) : 0;
 	}
 	return c;
 }
@@ -168,8 +167,10 @@ static bool is_ancestor(pid_t anc, pid_t pid)
 	return false;
 }
 
-static int may_debug(const struct caller *c, pid_t pid)
+/* See procfs.h. */
+int proc_may_debug(const struct proc_caller *c, pid_t pid)
 {
+	const char *v;
 	char buf[4096], path[64];
 	struct stat st;
 
@@ -181,6 +182,10 @@ static int may_debug(const struct caller *c, pid_t pid)
 		return -EACCES;
 	if (!ids_are(buf, "Uid", c->uid) || !ids_are(buf, "Gid", c->gid))
 		return -EACCES;
+	/* its permitted capabilities must be the caller's too */
+	v = status_field(buf, "CapPrm");
+	if (!v || (strtoull(v, NULL, 16) & ~c->cap_prm))
+		return -EACCES;
 	/* not dumpable: the kernel hands /proc/<pid> to root */
 	snprintf(path, sizeof(path), "/proc/%d", pid);
 	if (stat(path, &st) < 0 || st.st_uid != c->uid)
@@ -190,18 +195,9 @@ static int may_debug(const struct caller *c, pid_t pid)
 	return 0;
 }
 
-/* See ep_fuse.h. */
-int ep_proc_may_debug(pid_t pid, pid_t tid, uid_t uid, gid_t gid)
+/* See procfs.h. */
+void proc_list_debuggable(struct buf *out, const struct proc_caller *c)
 {
-	struct caller c = caller_of(tid, uid, gid);
-
-	return may_debug(&c, pid);
-}
-
-/* See ep_fuse.h. */
-void ep_proc_list(struct buf *out, pid_t tid, uid_t uid, gid_t gid)
-{
-	struct caller c = caller_of(tid, uid, gid);
 	DIR *d = opendir("/proc");
 	struct dirent *de;
 	uid_t ou;
@@ -215,100 +211,10 @@ void ep_proc_list(struct buf *out, pid_t tid, uid_t uid, gid_t gid)
 
 		if (*end || pid <= 0 || pid == getpid())
 			continue;
-		if (ep_proc_kind((pid_t)pid, &ou, &og) != EP_PROC_LEADER ||
-		    may_debug(&c, (pid_t)pid) < 0)
+		if (proc_kind((pid_t)pid, &ou, &og) != PROC_LEADER ||
+		    proc_may_debug(c, (pid_t)pid) < 0)
 			continue;
 		buf_append(out, de->d_name, strlen(de->d_name) + 1);
 	}
 	closedir(d);
-}
-
-static const char *bp_kind(enum engine_bp_type type)
-{
-	switch (type) {
-	case ENGINE_BP_HW:
-		return "hw:";
-	case ENGINE_BP_WRITE:
-		return "write:";
-	case ENGINE_BP_READ:
-		return "read:";
-	case ENGINE_BP_ACCESS:
-		return "access:";
-	default:
-		return "";
-	}
-}
-
-/* " breakpoints=A,hw:B watchpoints=write:C/4" for engine slot. */
-static void put_bps(struct tracer *t, pid_t pid, int slot, struct buf *out)
-{
-	struct engine_info_bp bps[64];
-	size_t n = engine_info_bps(t, pid, slot, bps, 64);
-	const char *sep;
-
-	if (n > 64)
-		n = 64;
-	for (int watch = 0; watch < 2; watch++) {
-		buf_puts(out, watch ? " watchpoints=" : " breakpoints=");
-		sep = "";
-		for (size_t i = 0; i < n; i++) {
-			bool w = bps[i].type >= ENGINE_BP_WRITE;
-
-			if (w != (bool)watch)
-				continue;
-			buf_printf(out, "%s%s%#" PRIx64, sep, bp_kind(bps[i].type), bps[i].addr);
-			if (w)
-				buf_printf(out, "/%d", bps[i].len);
-			sep = ",";
-		}
-		if (!*sep)
-			buf_putc(out, '-');
-	}
-}
-
-static void put_catches(struct tracer *t, pid_t pid, const struct engine_info *e, struct buf *out)
-{
-	long nrs[128];
-	size_t n;
-
-	buf_puts(out, " catch=");
-	if (!e->catch_syscalls) {
-		buf_putc(out, '-');
-		return;
-	}
-	buf_puts(out, "syscalls:");
-	if (e->catch_all) {
-		buf_puts(out, "all");
-		return;
-	}
-	n = engine_info_syscalls(t, pid, e->slot, nrs, 128);
-	for (size_t i = 0; i < n && i < 128; i++)
-		buf_printf(out, "%s%ld", i ? "," : "", nrs[i]);
-	if (n > 128)
-		buf_puts(out, ",...");
-}
-
-/* See ep_fuse.h. */
-void ep_proc_engines_text(struct tracer *t, pid_t pid, struct buf *out)
-{
-	struct engine_info info[64];
-	size_t n = engine_info_list(t, pid, info, 64);
-
-	for (size_t i = 0; i < n && i < 64; i++) {
-		const struct engine_info *e = &info[i];
-		const char *state = e->dead	  ? "exited"
-				    : e->observer ? "observing"
-				    : e->stopped  ? "stopped"
-						  : "running";
-
-		buf_printf(out, "%d endpoint=%s", e->slot, e->name ? e->name : "-");
-		if (e->peer_pid)
-			buf_printf(out, " client=%d uid=%u", e->peer_pid, (unsigned)e->peer_uid);
-		else
-			buf_puts(out, " client=- uid=-");
-		buf_printf(out, " state=%s", state);
-		put_bps(t, pid, e->slot, out);
-		put_catches(t, pid, e, out);
-		buf_printf(out, " held_threads=%zu passed_signals=%d\n", e->nheld, e->npass);
-	}
 }

@@ -1,8 +1,7 @@
 /*
- * The /proc questions behind the FUSE tree (src/endpoint/ep_fuse_proc.c),
- * asked about this test itself: what a pid is (process, thread, kernel
- * thread, gone), who may debug it, what a listing holds. No FUSE, no
- * ptrace: only /proc.
+ * The /proc questions of src/util/procfs.c (the FUSE tree, the rendezvous
+ * sockets and vAttach ask them), asked about this test itself: what a pid is (process, thread,
+ * kernel thread, gone), who may debug it, what a listing holds. No FUSE, no ptrace: only /proc.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "endpoint/ep_fuse.h"
+#include "util/procfs.h"
 #include "tap.h"
 
 static pid_t thread_tid;
@@ -39,7 +38,7 @@ static pid_t find_kthread(void)
 	while (d && !found && (de = readdir(d))) {
 		pid_t pid = (pid_t)atoi(de->d_name);
 
-		if (pid > 0 && ep_proc_kind(pid, &uid, &gid) == EP_PROC_KTHREAD)
+		if (pid > 0 && proc_kind(pid, &uid, &gid) == PROC_KTHREAD)
 			found = pid;
 	}
 	if (d)
@@ -76,6 +75,7 @@ int main(void)
 	pthread_t th;
 	uid_t uid = 12345;
 	gid_t gid = 12345;
+	struct proc_caller me, other;
 	struct buf list;
 	pid_t kthread;
 
@@ -84,16 +84,15 @@ int main(void)
 	pthread_create(&th, NULL, thread_main, NULL);
 	pthread_barrier_wait(&started);
 
-	is_int(ep_proc_kind(getpid(), &uid, &gid), EP_PROC_LEADER, "this process is a leader");
+	is_int(proc_kind(getpid(), &uid, &gid), PROC_LEADER, "this process is a leader");
 	is_int((int)uid, (int)geteuid(), "its entries are owned by our effective uid");
 	is_int((int)gid, (int)getegid(), "... and gid");
-	is_int(ep_proc_kind(thread_tid, &uid, &gid), EP_PROC_THREAD,
-	       "our second thread is a thread");
-	is_int(ep_proc_tgid(thread_tid), getpid(), "whose process is ours");
-	is_int(ep_proc_tgid(getpid()), getpid(), "the leader's process is itself");
-	is_int(ep_proc_kind(999999999, &uid, &gid), EP_PROC_NONE, "a pid that never was: none");
-	is_int(ep_proc_kind(0, &uid, &gid), EP_PROC_NONE, "pid 0: none");
-	is_int(ep_proc_tgid(999999999), 0, "no process for a pid that never was");
+	is_int(proc_kind(thread_tid, &uid, &gid), PROC_THREAD, "our second thread is a thread");
+	is_int(proc_tgid(thread_tid), getpid(), "whose process is ours");
+	is_int(proc_tgid(getpid()), getpid(), "the leader's process is itself");
+	is_int(proc_kind(999999999, &uid, &gid), PROC_NONE, "a pid that never was: none");
+	is_int(proc_kind(0, &uid, &gid), PROC_NONE, "pid 0: none");
+	is_int(proc_tgid(999999999), 0, "no process for a pid that never was");
 	kthread = find_kthread();
 	if (kthread)
 		ok(kthread > 0, "a kernel thread is seen as one (%d)", kthread);
@@ -101,16 +100,25 @@ int main(void)
 		ok(1, "# SKIP no kernel thread visible");
 
 	/* Yama's scope 1 would refuse a parent to a non-root child */
-	is_int(ep_proc_may_debug(getppid(), gettid(), geteuid(), getegid()),
-	       geteuid() == 0 || yama_scope() == 0 ? 0 : -EACCES,
+	me = proc_caller(gettid(), geteuid(), getegid());
+	is_int(proc_may_debug(&me, getppid()), geteuid() == 0 || yama_scope() == 0 ? 0 : -EACCES,
 	       "we may debug our parent (same user, or root)");
-	is_int(ep_proc_may_debug(getppid(), 0, geteuid() + 1, getegid()), -EACCES,
-	       "another uid, no capability: may not");
-	is_int(ep_proc_may_debug(getppid(), 0, geteuid(), getegid() + 1), -EACCES,
+	other = proc_caller(0, geteuid() + 1, getegid());
+	is_int(proc_may_debug(&other, getppid()), -EACCES, "another uid, no capability: may not");
+	other = proc_caller(0, geteuid(), getegid() + 1);
+	is_int(proc_may_debug(&other, getppid()), -EACCES,
 	       "the same uid with another gid, no capability: may not");
+	/* the same ids, no CAP_SYS_PTRACE: the target's capabilities decide */
+	other = (struct proc_caller){.tgid = 0, .uid = geteuid(), .gid = getegid()};
+	other.cap_prm = ~0ull;
+	is_int(proc_may_debug(&other, getppid()), yama_scope() == 0 ? 0 : -EACCES,
+	       "the same ids, every capability the target has: may");
+	other.cap_prm = 0;
+	is_int(proc_may_debug(&other, getppid()), geteuid() == 0 ? -EACCES : 0,
+	       "the same ids, none of the capabilities the target (root) has: may not");
 
 	buf_init(&list);
-	ep_proc_list(&list, gettid(), geteuid(), getegid());
+	proc_list_debuggable(&list, &me);
 	ok(list.len > 0 && list.data[list.len - 1] == '\0', "the listing is NUL-separated names");
 	ok(listed(&list, getppid()), "it holds our parent");
 	ok(!listed(&list, getpid()), "not ourselves (the daemon cannot debug itself)");
