@@ -323,6 +323,16 @@ static void settle(struct server *sv)
 	ep_rendezvous_sync(&sv->rdv, sv->epfd, sv->t);
 }
 
+/* A daemon that goes away says why (a SIGHUP from a closed terminal is easy to miss). */
+static void said_by_signal(struct server *sv, int fd)
+{
+	struct signalfd_siginfo si;
+
+	if (sv->cfg->mount && read(fd, &si, sizeof(si)) == sizeof(si))
+		fprintf(stderr, "utraced: %s from process %u: detaching and leaving\n",
+			strsignal((int)si.ssi_signo), si.ssi_pid);
+}
+
 static void handle_event(struct server *sv, const struct epoll_event *ev)
 {
 	struct ep_item *item = ev->data.ptr;
@@ -342,6 +352,7 @@ static void handle_event(struct server *sv, const struct epoll_event *ev)
 		tracer_poll(sv->t);
 		break;
 	case EP_SIGNAL:
+		said_by_signal(sv, item->fd);
 		sv->quit = sv->signalled = true; /* leave cleanly */
 		break;
 	case EP_PTY:
