@@ -57,6 +57,26 @@ bool engine_stop_report(const struct engine *e, struct engine_stop *st)
 	return true;
 }
 
+size_t engine_stop_signals(const struct engine *e, struct engine_stop *out, size_t max)
+{
+	size_t n = 0;
+
+	if (!e->stopped)
+		return 0;
+	for_each_thread(e->p, th)
+	{
+		if (!th->has_pending || th->pending.kind != UEV_SIGNAL || th->tid == e->report.tid)
+			continue;
+		if (n < max)
+			out[n] = (struct engine_stop){.kind = ENGINE_STOP_SIGNAL,
+						      .pid = e->p->pid,
+						      .tid = th->tid,
+						      .sig = th->pending.sig};
+		n++;
+	}
+	return n;
+}
+
 size_t engine_threads(struct engine *e, pid_t *tids, size_t max)
 {
 	size_t n = 0;

@@ -249,6 +249,12 @@ bool engine_stopped(const struct engine *e);
  * have queued behind it). False while running.
  */
 bool engine_stop_report(const struct engine *e, struct engine_stop *st);
+/*
+ * The other threads' signals in that stop (several threads may meet one
+ * at an attach): up to max into out (ENGINE_STOP_SIGNAL), how many there
+ * are. Each is delivered when its thread runs, unreported.
+ */
+size_t engine_stop_signals(const struct engine *e, struct engine_stop *out, size_t max);
 
 /*
  * Signals this engine does not want to stop for (gdb's QPassSignals).

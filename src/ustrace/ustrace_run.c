@@ -329,21 +329,32 @@ static int join(struct ust *u, struct ust_proc *up)
 	return rc;
 }
 
-/* A signal the attach met (the engine's first stop): strace prints it first. */
-static void attach_signal(struct ust_proc *up)
+static void print_signal(struct ust_proc *up, pid_t tid)
 {
-	struct engine_stop st;
 	siginfo_t si;
 	struct engine_event ev = {.kind = ENGINE_EV_SIGNAL, .si = &si};
 
-	if (!engine_stop_report(up->e, &st) || st.kind != ENGINE_STOP_SIGNAL ||
-	    engine_siginfo_get(up->e, st.tid, &si) < 0)
+	if (engine_siginfo_get(up->e, tid, &si) < 0)
 		return;
 	ev.pid = up->pid;
-	ev.tid = st.tid;
+	ev.tid = tid;
 	ev.arch = engine_arch(up->e);
 	ev.engine = up->e;
 	on_event(up, &ev);
+}
+
+/* The signals the attach met (the engine's first stop): strace prints them first. */
+static void attach_signals(struct ust_proc *up)
+{
+	struct engine_stop st, more[64];
+	size_t n;
+
+	if (!engine_stop_report(up->e, &st) || st.kind != ENGINE_STOP_SIGNAL)
+		return;
+	print_signal(up, st.tid);
+	n = engine_stop_signals(up->e, more, 64);
+	for (size_t i = 0; i < n && i < 64; i++)
+		print_signal(up, more[i].tid);
 }
 
 static int start_attach(struct ust *u)
@@ -375,7 +386,7 @@ static int start_attach(struct ust *u)
 		if (!u->o->quiet)
 			fprintf(stderr, "ustrace: Process %d attached\n", (int)up->pid);
 		if (up->e)
-			attach_signal(up);
+			attach_signals(up);
 		if (up->e && engine_trc_observe(up->e, &u->o->trc, u->o->follow)) {
 			fprintf(stderr, "ustrace: cannot observe pid %d\n", (int)up->pid);
 			return -1;

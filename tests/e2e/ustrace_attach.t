@@ -53,6 +53,22 @@ like "$(head -1 "$OUT")" '^--- SIGUSR1 \{si_signo=SIGUSR1, si_code=SI_TKILL, si_
 like "$(sed -n 3p "$OUT")" '^rt_sigreturn\(\{mask=\[\]\}\) += [0-9]+$' \
 	'it was delivered: its handler returned (after SIGCHLD)'
 ok 'the program runs on' pid_running "$READER_PID"
+close_reader
+
+# two threads, each with its signal queued: -f prints both first (strace
+# prints the second when its thread takes it; both are delivered)
+start_reader "$INFDIR/vfork_signal" two
+reader_says '^ready$' || bail 'vfork_signal (two threads) did not start'
+"$USTRACE" -f -o "$OUT" -p "$READER_PID" 2>"$WORK/attach.err" &
+UPID=$!
+track "$UPID"
+wait_until eval '[[ $(grep -c "vfork(" "$OUT") -ge 2 ]]'
+kill -INT "$UPID"
+ok 'ustrace -f ends on SIGINT' wait_exit "$UPID"
+FIRST2=$(head -2 "$OUT")
+all_like "$FIRST2" '^[0-9]+ +--- SIGUSR1 \{si_signo=SIGUSR1, si_code=SI_TKILL, ' \
+	'-f: the two signals met at the attach come first'
+is "$(cut -d' ' -f1 <<<"$FIRST2" | sort -u | wc -l)" 2 '... one from each thread'
 
 # errors, as strace words them
 "$USTRACE" >/dev/null 2>"$WORK/err"
