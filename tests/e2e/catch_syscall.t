@@ -35,7 +35,7 @@
 # All of it for the programs of INFDIR, then, when INFDIR is the 64-bit
 # build, for the 32-bit ones (INFDIR32, default build/inferiors32; i386
 # numbers: read 3, write 4, getpid 20, getppid 64, prctl 172) if they are
-# built, else those tests are skipped.
+# built and the kernel runs them, else those tests are skipped.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 NAME=syscall_loop
@@ -322,10 +322,12 @@ suite() {
 suite "$INFDIR/$NAME" "$(set_arch "$INFDIR/$NAME" && echo "$BITS-bit")"
 if [[ $(set_arch "$INFDIR/$NAME" && echo $BITS) == 32 ]]; then
 	: # INFDIR is the 32-bit build already: done
-elif [[ -x $INFDIR32/$NAME ]]; then
-	suite "$INFDIR32/$NAME" 32-bit
-else
+elif [[ ! -x $INFDIR32/$NAME ]]; then
 	skip "$NTESTS" "no $INFDIR32/$NAME (make inferiors32)"
+elif ! "$TOP/tests/lib/kernel_runs.sh" "$INFDIR32"; then
+	skip "$NTESTS" "this kernel does not run 32-bit programs"
+else
+	suite "$INFDIR32/$NAME" 32-bit
 fi
 
 done_testing
