@@ -87,7 +87,12 @@ $(B)/libutraced.a: $(filter-out $(B)/src/main.o,$(OBJS))
 # (and what it needs in turn: gdb_trace.o the tracer core).
 $(B)/tests/unit/%: tests/unit/%.c $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -Itests/lib -o $@ $< $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a $(B)/libtrc.a $(B)/libpure.a $(FUSE_LIBS)
+	$(CC) $(CFLAGS) -Isrc -Itests/lib -o $@ $< $(filter %.o,$^) $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a $(B)/libtrc.a $(B)/libpure.a $(FUSE_LIBS)
+
+# The engine unit tests run on a fake kernel: its ptrace(), waitpid() and
+# poll() come before the libraries, so the engine calls them, not libc's.
+$(filter $(B)/tests/unit/engine_%,$(UNITS)): $(B)/tests/lib/fake_kernel.o
+$(B)/tests/lib/fake_kernel.o: CFLAGS += -Isrc -Itests/lib
 
 $(B)/tests/rspclient: tests/lib/rspclient.c
 	@mkdir -p $(dir $@)
@@ -153,4 +158,4 @@ bench: all
 clean:
 	rm -rf $(B)
 
--include $(OBJS:.o=.d) $(UNITS:=.d) $(TRC_OBJS:.o=.d) $(UST_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(UNITS:=.d) $(B)/tests/lib/fake_kernel.d $(TRC_OBJS:.o=.d) $(UST_OBJS:.o=.d)
