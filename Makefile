@@ -33,7 +33,7 @@ UNIT_SRCS := $(wildcard tests/unit/*_test.c)
 UNITS     := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
 INFERIORS := $(patsubst tests/inferiors/%.c,$(B)/inferiors/%,$(wildcard tests/inferiors/*.c))
 INFERIORS32 := $(patsubst tests/inferiors/%.c,$(B)/inferiors32/%,$(wildcard tests/inferiors/*.c))
-TOOLS     := $(B)/tests/rspclient
+TOOLS     := $(B)/tests/rspclient $(B)/tests/hw_watch_probe
 
 .PHONY: all check unit e2e demo clean format format-check check-layers inferiors32 bench
 
@@ -94,7 +94,7 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B
 $(filter $(B)/tests/unit/engine_%,$(UNITS)): $(B)/tests/lib/fake_kernel.o
 $(B)/tests/lib/fake_kernel.o: CFLAGS += -Isrc -Itests/lib
 
-$(B)/tests/rspclient: tests/lib/rspclient.c
+$(B)/tests/%: tests/lib/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $<
 

@@ -29,10 +29,14 @@ like "$GDB_OUT" '^Stack level 0, frame at 0x[0-9a-f]+:$' 'info frame: stack leve
 like "$GDB_OUT" "^ [er]ip = 0x[0-9a-f]+ in bump \\(.*$SRC:$BODY\\); saved [er]ip = 0x[0-9a-f]+\$" 'info frame: pc and saved pc'
 like "$GDB_OUT" '^ Arglist at 0x[0-9a-f]+, args: step=2$' 'info frame: args'
 like "$GDB_OUT" '^Hardware watchpoint 2: watched$' 'watch: a hardware watchpoint'
-like "$GDB_OUT" '^Old value = 0$' 'watchpoint hit: Old value'
-like "$GDB_OUT" '^New value = 3$' 'watchpoint hit: New value'
-like "$GDB_OUT" '^\$4 = 3$' 'the watched global after the hit'
-like "$GDB_OUT" '^\$5 = 3$' 'counter after two calls'
+if hw_watchpoints_work; then
+	like "$GDB_OUT" '^Old value = 0$' 'watchpoint hit: Old value'
+	like "$GDB_OUT" '^New value = 3$' 'watchpoint hit: New value'
+	like "$GDB_OUT" '^\$4 = 3$' 'the watched global after the hit'
+	like "$GDB_OUT" '^\$5 = 3$' 'counter after two calls'
+else
+	skip 4 "this machine's debug registers never trap (tests/lib/hw_watch_probe.c)"
+fi
 exited_with 7 'to the end'
 like "$(server_stderr)" '^Child exited with status 7$' 'server: Child exited with status 7'
 like "$(program_output)" '^counter=15 total=350$' "the program's output"

@@ -94,6 +94,12 @@ skip() {
 	done
 }
 
+# hw_watchpoints_work: whether this machine's debug registers trap (some
+# virtual machines accept them and never do; gdbserver fails there too).
+hw_watchpoints_work() {
+	"$TOP/build/tests/hw_watch_probe" 2>/dev/null
+}
+
 # skip_all REASON: the whole test is skipped (before any test ran).
 skip_all() {
 	echo "1..0 # SKIP $*"
