@@ -342,6 +342,22 @@ const char *setup(void)
 	return trace();
 }
 
+/* The tracer of every test; false, and a TAP bail-out, without one. */
+bool world_init(void)
+{
+	tracer = tracer_new();
+	if (tracer)
+		return true;
+	printf("Bail out! tracer_new() failed\n");
+	return false;
+}
+
+void world_exit(void)
+{
+	tracer_free(tracer);
+	close(memfd);
+}
+
 /* Every engine leaves; the last one out releases the process. True when
  * it was released and the fake kernel saw nothing wrong. */
 bool world_release(void)

@@ -77,6 +77,9 @@ extern struct engine *A, *B;
 extern struct rec ra, rb; /* what A and B were told */
 extern const struct engine_resume all_run;
 
+/* Before the first test and after the last. */
+bool world_init(void);
+void world_exit(void);
 /* Two engines, three threads, all running, nothing held; the trace. */
 const char *setup(void);
 /* Every engine leaves; true when the process was released cleanly. */

@@ -473,11 +473,8 @@ static void test_busy(void)
 
 int main(void)
 {
-	tracer = tracer_new();
-	if (!tracer) {
-		printf("Bail out! tracer_new() failed\n");
+	if (!world_init())
 		return 1;
-	}
 	test_who_runs();
 	test_interrupt_queued();
 	test_breakpoint_owners();
@@ -486,7 +483,6 @@ int main(void)
 	test_step_owner();
 	test_signals();
 	test_busy();
-	tracer_free(tracer);
-	close(memfd);
+	world_exit();
 	return done_testing();
 }

@@ -18,6 +18,18 @@ static void teardown(void)
 	   "  (process released; the fake kernel saw no request for a running thread)");
 }
 
+/* Thread i ends its step over bp: the step is done, or, had the engine
+ * dropped the step over, the thread hits bp again and everyone stops. */
+static void step_over_ends(int i, uint64_t bp)
+{
+	if (p->step_over == th(i)) {
+		k_step(i);
+		return;
+	}
+	k_int3(i, bp);
+	k_intr_all();
+}
+
 static void test_step_over(void)
 {
 	static const struct engine_resume step2[] = {
@@ -77,12 +89,7 @@ static void test_step_over(void)
 	is_int(kt[2].regs.rax, 42, "  the write reached the thread");
 	engine_resume(A, &all_run, 1);
 	is_str(trace(), "s2", "  A continues: T2 steps over Y");
-	if (p->step_over == th(2)) {
-		k_step(2);
-	} else {
-		k_int3(2, BP_Y);
-		k_intr_all();
-	}
+	step_over_ends(2, BP_Y);
 	poll_reports();
 	ok(ra.n == 4, "  A does not hear Y a second time");
 	teardown();
@@ -103,12 +110,7 @@ static void test_step_over(void)
 	ok(is_stop(&rb, 1, ENGINE_STOP_INTERRUPT, 2, SIGINT), "  B gets its ^C (at T2)");
 	engine_resume(B, &all_run, 1);
 	is_str(trace(), "s2", "B continues: T2, still on X, steps over it again");
-	if (p->step_over == th(2)) {
-		k_step(2);
-	} else {
-		k_int3(2, BP_X);
-		k_intr_all();
-	}
+	step_over_ends(2, BP_X);
 	poll_reports();
 	ok(ra.n == 1, "  A does not hear X a second time");
 	teardown();
@@ -313,16 +315,12 @@ static void test_exit(void)
 
 int main(void)
 {
-	tracer = tracer_new();
-	if (!tracer) {
-		printf("Bail out! tracer_new() failed\n");
+	if (!world_init())
 		return 1;
-	}
 	test_step_over();
 	test_detach();
 	test_watchpoints();
 	test_exit();
-	tracer_free(tracer);
-	close(memfd);
+	world_exit();
 	return done_testing();
 }
