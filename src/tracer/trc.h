@@ -82,6 +82,8 @@ struct trc_opts {
 	int tstamp;	      /* 0, 1 -t, 2 -tt, 3 -ttt */
 	bool show_time;	      /* -T */
 	bool decode_fds;      /* -y */
+	int xstrings;	      /* 0; 1 -x: a string with a non-ASCII byte in hex; 2 -xx: all */
+	bool relative;	      /* -r: time since the previous line's */
 	bool only_ok;	      /* -z: successful syscalls only */
 	bool only_fail;	      /* -Z: failed syscalls only */
 	int quiet;	      /* -qq (2): no "+++ exited with" lines */
@@ -134,11 +136,36 @@ struct trc_sink {
 struct trc_out;
 struct trc_out *trc_out_new(const struct trc_opts *o, trc_write_fn write, void *ctx);
 void trc_out_free(struct trc_out *out);
+/* -r: the time the last line started, the next line's origin. */
+struct trc_rel {
+	struct timespec prev;
+	bool have;
+};
+/* Several outs on one -r clock, as strace's -ff files: the time since any line. */
+void trc_out_share_rel(struct trc_out *out, struct trc_rel *rel);
 struct trc_sink trc_out_sink(struct trc_out *out);
 /* Ends an open partial line with note (" <detached ...>" when leaving). */
 void trc_out_flush_pending(struct trc_out *out, const char *note);
 /* The -c/-C table of every core's calls. */
 void trc_out_summary(struct trc_out *out);
+
+/*
+ * -ff: a trc_out per task, for outputs of its own. open(ctx, tid, again)
+ * gives the write context of tid's output (again: it was opened before,
+ * append) or NULL (its lines are dropped); close ends one.
+ */
+struct trc_split_io {
+	void *ctx;
+	void *(*open)(void *ctx, pid_t tid, bool again);
+	trc_write_fn write;
+	void (*close)(void *ctx, void *wctx);
+};
+struct trc_split;
+struct trc_split *trc_split_new(const struct trc_opts *o, const struct trc_split_io *io);
+struct trc_sink trc_split_sink(struct trc_split *s);
+void trc_split_flush_pending(struct trc_split *s, const char *note);
+/* Closes every output still open. */
+void trc_split_free(struct trc_split *s);
 
 struct trc;
 

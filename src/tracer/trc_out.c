@@ -28,7 +28,8 @@ struct trc_out {
 	pid_t printer; /* ... and it is this task's */
 	size_t col;    /* characters on the output's current line */
 	unsigned long tasks;
-	struct buf b; /* a leader or a resume being built */
+	struct trc_rel own_rel, *rel; /* -r: its own clock, or a shared one */
+	struct buf b;		      /* a leader or a resume being built */
 	struct trc_counts *counts;
 };
 
@@ -41,10 +42,16 @@ struct trc_out *trc_out_new(const struct trc_opts *o, trc_write_fn write, void *
 	out->o = *o;
 	out->write = write;
 	out->wctx = ctx;
+	out->rel = &out->own_rel;
 	buf_init(&out->b);
 	if (o->count != TRC_COUNT_OFF)
 		out->counts = trc_counts_new();
 	return out;
+}
+
+void trc_out_share_rel(struct trc_out *out, struct trc_rel *rel)
+{
+	out->rel = rel;
 }
 
 void trc_out_free(struct trc_out *out)
@@ -88,6 +95,27 @@ static void print_time(struct trc_out *out, struct buf *b, const struct timespec
 		buf_printf(b, "%s ", hms);
 }
 
+/* -r: the time since the previous line started, alone or after -t's "(+ ...)". */
+static void print_relative(struct trc_out *out, struct buf *b, const struct timespec *ts)
+{
+	long long sec = 0;
+	long nsec = 0;
+
+	if (out->rel->have) {
+		sec = (long long)ts->tv_sec - out->rel->prev.tv_sec;
+		nsec = ts->tv_nsec - out->rel->prev.tv_nsec;
+		if (nsec < 0) {
+			nsec += 1000000000;
+			sec--;
+		}
+		if (sec < 0) /* a daemon's records can come after later local lines */
+			sec = nsec = 0;
+	}
+	out->rel->prev = *ts;
+	out->rel->have = true;
+	buf_printf(b, out->o.tstamp ? "(+%6lld.%06ld) " : "%6lld.%06ld ", sec, nsec / 1000);
+}
+
 /* Close whatever line is open (" <unfinished ...>"), start tid's: prefix, time. */
 static void start(void *ctx, pid_t tid, const struct timespec *ts)
 {
@@ -105,6 +133,8 @@ static void start(void *ctx, pid_t tid, const struct timespec *ts)
 		buf_printf(&out->b, "[pid %5u] ", (unsigned)tid);
 	if (out->o.tstamp)
 		print_time(out, &out->b, ts);
+	if (out->o.relative)
+		print_relative(out, &out->b, ts);
 	emit(out, out->b.data, out->b.len);
 }
 

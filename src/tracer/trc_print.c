@@ -88,19 +88,37 @@ void tp_int(struct trc_call *c, uint64_t arg)
 	tp_fmt(c, "%d", (int)arg);
 }
 
+/*
+ * Whether -x/-xx print s all in hex: -xx always; -x when a byte is
+ * neither printable ASCII nor one of the white spaces \t\n\v\f\r.
+ */
+static bool strings_in_hex(const struct trc_opts *o, const unsigned char *s, size_t len)
+{
+	if (o->xstrings != 1)
+		return o->xstrings > 1;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] > 0x7e || (s[i] < ' ' && (s[i] < '\t' || s[i] > '\r')))
+			return true;
+	return false;
+}
+
 static void tp_fd_path(struct trc_call *c, int fd)
 {
 	char path[PATH_MAX];
 	size_t i;
+	bool hex;
 
 	if (!c->o->decode_fds || !c->rd->fd_path ||
 	    c->rd->fd_path(c->rd->ctx, fd, path, sizeof(path)) < 0)
 		return;
+	hex = strings_in_hex(c->o, (const unsigned char *)path, strlen(path));
 	buf_putc(c->b, '<');
 	for (i = 0; path[i]; i++) {
 		unsigned char ch = path[i];
 
-		if (ch == '<' || ch == '>' || ch == '\\' || ch == '"' || ch < ' ' || ch > 0x7e)
+		if (hex)
+			tp_fmt(c, "\\x%02x", ch);
+		else if (ch == '<' || ch == '>' || ch == '\\' || ch == '"' || ch < ' ' || ch > 0x7e)
 			tp_fmt(c, "\\%o", ch);
 		else
 			buf_putc(c->b, ch);
@@ -175,6 +193,7 @@ void tp_quote(struct trc_call *c, const unsigned char *s, size_t len, bool hex)
 {
 	size_t i;
 
+	hex = hex || strings_in_hex(c->o, s, len);
 	buf_putc(c->b, '"');
 	for (i = 0; i < len; i++) {
 		unsigned ch = s[i];

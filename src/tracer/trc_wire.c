@@ -1,7 +1,7 @@
 /*
  * trc_wire.c: struct trc_wire to text and back (see trc_wire.h).
  *
- * "v=3;s=32;a=40;t=0;T=0;y=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;t64=HEX;t32=HEX;sig=HEX":
+ * "v=4;s=32;a=40;t=0;T=0;y=0;x=0;r=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;t64=HEX;t32=HEX;sig=HEX":
  * numbers in decimal, sets as their 64-bit words in hex, most significant
  * digit first, word 0 first. Every key must be there exactly as the
  * version says: a daemon and a ustrace that disagree fail loudly rather
@@ -13,7 +13,7 @@
 
 #include "trc_wire.h"
 
-#define WIRE_VERSION 3
+#define WIRE_VERSION 4
 #define SET_WORDS    (TRC_SET_MAX / 64)
 #define SET_HEX	     (SET_WORDS * 16)
 
@@ -29,6 +29,8 @@ enum {
 	N_TSTAMP,
 	N_TIME,
 	N_FDS,
+	N_XSTR,
+	N_REL,
 	N_OK,
 	N_FAIL,
 	N_QUIET,
@@ -45,6 +47,8 @@ static const struct wire_num nums[N_NUMS] = {
 	[N_TSTAMP] = {"t", 3},
 	[N_TIME] = {"T", 1},
 	[N_FDS] = {"y", 1},
+	[N_XSTR] = {"x", 2},
+	[N_REL] = {"r", 1},
 	[N_OK] = {"z", 1},
 	[N_FAIL] = {"Z", 1},
 	[N_QUIET] = {"q", 2},
@@ -61,6 +65,8 @@ static void get_nums(const struct trc_wire *w, unsigned v[N_NUMS])
 	v[N_TSTAMP] = (unsigned)w->o.tstamp;
 	v[N_TIME] = w->o.show_time;
 	v[N_FDS] = w->o.decode_fds;
+	v[N_XSTR] = (unsigned)w->o.xstrings;
+	v[N_REL] = w->o.relative;
 	v[N_OK] = w->o.only_ok;
 	v[N_FAIL] = w->o.only_fail;
 	v[N_QUIET] = (unsigned)w->o.quiet;
@@ -77,6 +83,8 @@ static void put_nums(struct trc_wire *w, const unsigned v[N_NUMS])
 	w->o.tstamp = (int)v[N_TSTAMP];
 	w->o.show_time = v[N_TIME];
 	w->o.decode_fds = v[N_FDS];
+	w->o.xstrings = (int)v[N_XSTR];
+	w->o.relative = v[N_REL];
 	w->o.only_ok = v[N_OK];
 	w->o.only_fail = v[N_FAIL];
 	w->o.quiet = (int)v[N_QUIET];

@@ -31,6 +31,7 @@ struct ust_opts {
 	pid_t pids[UST_MAX_PIDS];
 	size_t npids;
 	bool follow;	     /* -f */
+	bool split;	     /* -ff with -o: FILE.TID for each task */
 	bool seccomp;	     /* --seccomp-bpf */
 	int quiet;	     /* -q 1, -qq 2 */
 	const char *outfile; /* -o */
@@ -42,6 +43,14 @@ struct ust_opts {
  */
 int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errlen);
 void ust_usage(FILE *f);
+
+/* Where the lines go (ustrace_out.c): NULL (said on stderr) if -o fails. */
+struct ust_out;
+struct ust_out *ust_out_open(const struct ust_opts *o);
+struct trc_sink ust_out_sink(struct ust_out *uo);
+void ust_out_flush_pending(struct ust_out *uo, const char *note);
+/* The -c table, then closes every output. */
+void ust_out_close(struct ust_out *uo);
 
 /* Trace as o says; returns the exit status ustrace should end with. */
 int ust_run(struct ust_opts *o);

@@ -16,6 +16,9 @@ enum {
 	OPT_SECCOMP = 0x100,
 	OPT_TRACE,
 	OPT_SIGNAL,
+	OPT_HEX,
+	OPT_RELATIVE,
+	OPT_SPLIT,
 };
 
 static const struct option longopts[] = {
@@ -26,6 +29,7 @@ static const struct option longopts[] = {
 	{"summary", no_argument, NULL, 'C'},
 	{"summary-wall-clock", no_argument, NULL, 'w'},
 	{"follow-forks", no_argument, NULL, 'f'},
+	{"output-separately", no_argument, NULL, OPT_SPLIT},
 	{"output", required_argument, NULL, 'o'},
 	{"attach", required_argument, NULL, 'p'},
 	{"string-limit", required_argument, NULL, 's'},
@@ -37,12 +41,14 @@ static const struct option longopts[] = {
 	{"syscall-times", optional_argument, NULL, 'T'},
 	{"trace", required_argument, NULL, OPT_TRACE},
 	{"signal", required_argument, NULL, OPT_SIGNAL},
+	{"strings-in-hex", optional_argument, NULL, OPT_HEX},
+	{"relative-timestamps", optional_argument, NULL, OPT_RELATIVE},
 	{NULL, 0, NULL, 0},
 };
 
 void ust_usage(FILE *f)
 {
-	fputs("Usage: ustrace [-CcfhqTtVwyZz] [-a COLUMN] [-e EXPR]... [-o FILE] [-s STRSIZE]\n"
+	fputs("Usage: ustrace [-CcfhqrTtVwxyZz] [-a COLUMN] [-e EXPR]... [-o FILE] [-s STRSIZE]\n"
 	      "               { -p PID[,PID...] | PROG [ARGS] }\n"
 	      "\n"
 	      "Trace system calls and signals, with strace's options and output.\n"
@@ -52,15 +58,18 @@ void ust_usage(FILE *f)
 	      "  -e signal=SET   signals to show\n"
 	      "  -e NAME         as -e trace=NAME\n"
 	      "  -f              follow threads (with [pid N] prefixes)\n"
+	      "  -ff             ... with -o FILE: each task's lines in FILE.TID\n"
 	      "  -o FILE         write the trace to FILE instead of stderr\n"
 	      "  -p PID[,PID]    attach to running processes (^C detaches, they run on)\n"
 	      "  -s N            show at most N bytes of strings (32)\n"
 	      "  -a COLUMN       align return values at COLUMN (40)\n"
 	      "  -t, -tt, -ttt   time of day, with microseconds, as seconds since the epoch\n"
+	      "  -r              time since the previous line (after -t's time: \"(+ ...)\")\n"
 	      "  -T              time spent in each syscall\n"
 	      "  -c, -C          summary table only, or with the trace: system CPU time\n"
 	      "  -w              ... with -c/-C: wall-clock time from entry to exit instead\n"
 	      "  -z, -Z          successful syscalls only, failed ones only\n"
+	      "  -x, -xx         strings with non-ASCII bytes in hex; all strings in hex\n"
 	      "  -y              show the paths of file descriptors\n"
 	      "  -q, -qq         no attach/detach messages; no exit status lines either\n"
 	      "  --seccomp-bpf   with -f: a launched program stops only at traced syscalls\n"
@@ -121,6 +130,32 @@ static int parse_expr(struct ust_opts *o, const char *e, char *err, size_t errle
 	return -1;
 }
 
+/* --strings-in-hex[=all|non-ascii]: -xx or -x. */
+static int parse_hex(struct ust_opts *o, const char *arg, char *err, size_t errlen)
+{
+	if (!arg || !strcmp(arg, "all"))
+		o->trc.xstrings = 2;
+	else if (!strcmp(arg, "non-ascii"))
+		o->trc.xstrings = 1;
+	else {
+		snprintf(err, errlen, "unsupported --strings-in-hex mode '%s' (all, non-ascii)",
+			 arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* --relative-timestamps[=us]: ustrace has strace's default precision only. */
+static int parse_relative(struct ust_opts *o, const char *arg, char *err, size_t errlen)
+{
+	if (arg && strcmp(arg, "us") && strcmp(arg, "u")) {
+		snprintf(err, errlen, "unsupported -r precision '%s' (microseconds only)", arg);
+		return -1;
+	}
+	o->trc.relative = true;
+	return 0;
+}
+
 /* One option; 0, or -1 with a message. */
 static int parse_one(struct ust_opts *o, int c, const char *arg, int *tcount, char *err,
 		     size_t errlen)
@@ -144,7 +179,11 @@ static int parse_one(struct ust_opts *o, int c, const char *arg, int *tcount, ch
 		return parse_expr(o, arg, err, errlen);
 	case 'f':
 	case 'F':
+		o->split = o->split || (c == 'f' && o->follow); /* -ff */
 		o->follow = true;
+		return 0;
+	case OPT_SPLIT:
+		o->split = o->follow = true;
 		return 0;
 	case 'h':
 		o->action = UST_HELP;
@@ -157,6 +196,9 @@ static int parse_one(struct ust_opts *o, int c, const char *arg, int *tcount, ch
 	case 'q':
 		o->quiet++;
 		return 0;
+	case 'r':
+	case OPT_RELATIVE:
+		return parse_relative(o, arg, err, errlen);
 	case 's':
 		return parse_uint(arg, &o->trc.strsize, 's', err, errlen);
 	case 't':
@@ -171,6 +213,12 @@ static int parse_one(struct ust_opts *o, int c, const char *arg, int *tcount, ch
 	case 'w':
 		o->trc.count_wall = true;
 		return 0;
+	case 'x':
+		if (o->trc.xstrings < 2)
+			o->trc.xstrings++;
+		return 0;
+	case OPT_HEX:
+		return parse_hex(o, arg, err, errlen);
 	case 'y':
 		o->trc.decode_fds = true;
 		return 0;
@@ -196,7 +244,7 @@ int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errle
 	trc_opts_init(&o->trc);
 	optind = 0; /* full reset: ust_parse may run more than once (tests) */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+a:cCe:fFho:p:qs:tTVwyzZ", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+a:cCe:fFho:p:qrs:tTVwxyzZ", longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			snprintf(err, errlen, "invalid option -- '%s'",
 				 optopt ? (char[]){(char)optopt, 0} : argv[optind - 1]);
@@ -222,6 +270,12 @@ int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errle
 	if (o->trc.only_ok && o->trc.only_fail) {
 		/* strace: -z and -Z together show both: the usual trace. */
 		o->trc.only_ok = o->trc.only_fail = false;
+	}
+	if (o->split && o->trc.count != TRC_COUNT_OFF) {
+		snprintf(err, errlen,
+			 "(-c/--summary-only or -C/--summary) and "
+			 "-ff/--output-separately are mutually exclusive");
+		return -1;
 	}
 	if (o->outfile && (o->follow || o->npids > 1))
 		o->trc.pfx = TRC_PFX_PLAIN;

@@ -59,9 +59,8 @@ struct ust {
 	struct ust_opts *o;
 	struct tracer *t;
 	struct trc *trc;      /* our core */
-	struct trc_out *tout; /* where its lines and the daemon's meet */
-	struct trc_sink sink; /* tout's */
-	FILE *out;
+	struct ust_out *out;  /* where its lines and the daemon's meet */
+	struct trc_sink sink; /* out's */
 	struct ust_proc procs[UST_MAX_PIDS];
 	size_t nprocs;
 	size_t alive;
@@ -73,13 +72,6 @@ struct ust {
 static void now(struct timespec *ts)
 {
 	clock_gettime(CLOCK_REALTIME, ts);
-}
-
-static void out_write(void *ctx, const char *s, size_t n)
-{
-	struct ust *u = ctx;
-
-	fwrite(s, 1, n, u->out);
 }
 
 /* What the daemon streams for a joined process: records for our trc_out. */
@@ -420,7 +412,7 @@ static void detach_all(struct ust *u, int sig)
 	for (i = 0; i < u->nprocs; i++)
 		if (u->procs[i].j && !u->procs[i].gone)
 			ust_join_leave(u->procs[i].j, join_cb(&u->procs[i]));
-	trc_out_flush_pending(u->tout, " <detached ...>");
+	ust_out_flush_pending(u->out, " <detached ...>");
 	for (i = 0; i < u->nprocs; i++) {
 		struct ust_proc *up = &u->procs[i];
 
@@ -559,17 +551,12 @@ static int finish(struct ust *u)
 		ust_join_free(u->procs[i].j);
 		trc_stream_rx_free(u->procs[i].rx);
 	}
-	trc_out_summary(u->tout);
 	trc_free(u->trc);
-	trc_out_free(u->tout);
+	ust_out_close(u->out);
 	/* a debugging aid, and the tests' evidence of what --seccomp-bpf saves */
 	if (getenv("USTRACE_STATS"))
 		fprintf(stderr, "ustrace: %lu ptrace stops\n", tracer_stops(u->t));
 	tracer_free(u->t);
-	if (u->out != stderr)
-		fclose(u->out);
-	else
-		fflush(stderr);
 	if (st & 0x100) { /* killed: die the same way, as strace does */
 		signal(st & 0xff, SIG_DFL);
 		raise(st & 0xff);
@@ -585,13 +572,9 @@ int ust_run(struct ust_opts *o)
 	int sigfd, rc;
 
 	u.o = o;
-	u.out = stderr;
-	if (o->outfile && !(u.out = fopen(o->outfile, "we"))) {
-		fprintf(stderr, "ustrace: Can't fopen '%s': %s\n", o->outfile, strerror(errno));
+	u.out = ust_out_open(o);
+	if (!u.out)
 		return 1;
-	}
-	/* each line out when it ends, as strace flushes: a tail -f sees it at once */
-	setvbuf(u.out, NULL, _IOLBF, 0);
 	sigemptyset(&quit);
 	sigaddset(&quit, SIGINT);
 	sigaddset(&quit, SIGTERM);
@@ -604,8 +587,7 @@ int ust_run(struct ust_opts *o)
 	sigfd = signalfd(-1, &quit, SFD_CLOEXEC);
 	u.seccomp = seccomp_wanted(o);
 	u.t = tracer_new();
-	u.tout = trc_out_new(&o->trc, out_write, &u);
-	u.sink = trc_out_sink(u.tout);
+	u.sink = ust_out_sink(u.out);
 	u.trc = trc_new_sink(&o->trc, &u.sink);
 	rc = o->argv ? start_launch(&u) : start_attach(&u);
 	if (rc == 0)

@@ -4,7 +4,7 @@
 # strace and by ustrace: the two traces must be the same, line by line,
 # once addresses and pids are normalised.  Then the options that change
 # the output: -e trace= classes and negation, -s, -y, -z, -Z, -qq,
-# -e signal=.
+# -e signal=, -x, -xx, -ff, and the formats of -t, -T and -r.
 . "$(dirname "$0")/../lib/e2e.sh"
 . "$(dirname "$0")/../lib/ustrace.sh"
 
@@ -22,6 +22,8 @@ same_trace net -e trace=%network
 same_trace signals -e trace=%signal,kill
 same_trace files -s 5 -e trace=read,write
 same_trace files -y -e trace=openat,read,write,close
+same_trace files -x
+same_trace files -xx -y -e trace=openat,read,write,close
 same_trace files -z
 same_trace files -Z
 same_trace signals -qq -e signal=none
@@ -35,6 +37,10 @@ same_trace_mt forks -f -e trace=%process,write
 # ... and with the seccomp filter, which they inherit
 same_trace_mt proc -f --seccomp-bpf -e trace=%process,write
 same_trace_mt forks -f --seccomp-bpf -e trace=write,exit_group
+
+# -ff: a file per task (threads, fork children), no prefixes, no unfinished lines
+same_split threads -e trace=write,exit,exit_group
+same_split forks -e trace=%process,write
 
 # exit status: ustrace ends as the program did
 run_both "$CALLS" segv
@@ -67,5 +73,10 @@ run_both -ttt -T -e trace=close "$CALLS" files
 all_like "$(grep -v '+++ exited' "$WORK/ustrace.out")" '^[0-9]+\.[0-9]{6} close\(.* <[0-9]+\.[0-9]{6}>$' '-ttt -T formats'
 run_both -tt -e trace=close "$CALLS" files
 all_like "$(grep -v '+++ exited' "$WORK/ustrace.out")" '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6} close\(' '-tt format'
+run_both -r -e trace=close "$CALLS" files
+all_like "$(cat "$WORK/ustrace.out")" '^ {5}[0-9]\.[0-9]{6} (close\(|\+\+\+ exited)' '-r format'
+like "$(head -1 "$WORK/ustrace.out")" '^     0\.000000 close\(' '-r: the first line at 0'
+run_both -t -r -e trace=close "$CALLS" files
+all_like "$(cat "$WORK/ustrace.out")" '^[0-9]{2}:[0-9]{2}:[0-9]{2} \(\+ {5}[0-9]\.[0-9]{6}\) (close\(|\+\+\+ exited)' '-t -r format'
 
 done_testing

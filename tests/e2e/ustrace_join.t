@@ -190,4 +190,25 @@ like "$(cat "$WORK/t.err")" "^ustrace: Process ${TID:-none} attached\$" '... the
 like "$(cat "$WORK/t.out")" "^${TID:-none} +rseq\(" '... its first syscall, rseq, is there'
 like "$(cat "$WORK/t.out")" "^${TID:-none} +set_robust_list\(" '... and set_robust_list'
 
+# -ff -xx -r through the daemon: the daemon decodes with -xx (the options
+# travel), ustrace writes a file per task and times the lines
+start_reader "$INFDIR/trace_loop" 3 0 gate thread
+start_server --attach :0 "$READER_PID" || bail "utraced did not attach"
+wait_until test -S "$(rendezvous_sock "$READER_PID")" || bail "no rendezvous socket"
+remote_gdb_bg "$WORK/gdbff.out" "$INFDIR/trace_loop" continue
+"$USTRACE" -ff -xx -r -e trace=write,rseq -o "$WORK/ff" -p "$READER_PID" 2>"$WORK/ff.err" &
+U=$!
+track "$U"
+wait_until file_has "$WORK/ff.err" "^ustrace: Process $READER_PID attached\$"
+wait_until eval '[[ $(pid_state '"$READER_PID"') == S ]]'
+feed_reader go
+ok '-ff -xx -r, a held process: ustrace ends with the program' wait_exit "$U"
+FILES=$(cd "$WORK" && ls ff.[0-9]* | tr '\n' ' ')
+is "$(wc -w <<<"$FILES")" 2 "... two files, the leader's and the thread's ($FILES)"
+like "$(cat "$WORK/ff.$READER_PID")" '^ +[0-9]+\.[0-9]{6} write\(3, "\\x74\\x69\\x63\\x6b\\x0a", 5\) += 5$' \
+	"... the leader's writes, strings in hex, relative times"
+TID=$(tr ' ' '\n' <<<"$FILES" | grep -vx "ff.$READER_PID" | head -1)
+like "$(cat "$WORK/${TID:-none}" 2>/dev/null)" '^ +[0-9]+\.[0-9]{6} rseq\(' "... the thread's own file, from its first syscall"
+unlike "$(cat "$WORK"/ff.*)" 'unfinished|resumed|^\[pid' '... no prefixes, no unfinished lines'
+
 done_testing

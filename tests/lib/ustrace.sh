@@ -66,6 +66,34 @@ same_trace() {
 		diag "$d" "ustrace stderr:" "$(cat "$WORK/ustrace.err")"
 }
 
+# same_split MODE OPTS...: one test: with -ff -o PREFIX, the files PREFIX.TID
+# of strace and of ustrace, taken in tid order, hold the same traces after
+# normalise.
+same_split() {
+	local mode=$1 d
+	shift
+	rm -f "$WORK"/strace.ff.* "$WORK"/ustrace.ff.*
+	TMPDIR=$WORK/scratch timeout -k 5 "$E2E_WAIT" strace -ff -o "$WORK/strace.ff" "$@" \
+		"$CALLS" "$mode" >/dev/null 2>"$WORK/strace.err" </dev/null
+	TMPDIR=$WORK/scratch timeout -k 5 "$E2E_WAIT" "$USTRACE" -ff -o "$WORK/ustrace.ff" "$@" \
+		"$CALLS" "$mode" >/dev/null 2>"$WORK/ustrace.err" </dev/null
+	d=$(diff <(split_files strace.ff) <(split_files ustrace.ff))
+	[[ -z $d ]]
+	_tap_result $? "$mode -ff $*: the same files as strace's, each the same trace" ||
+		diag "$d" "ustrace stderr:" "$(cat "$WORK/ustrace.err")"
+}
+
+# split_files PREFIX: $WORK/PREFIX.* in tid order, each normalised under a
+# header with its rank (the tids differ from run to run).
+split_files() {
+	local n=0 f
+	for f in $(ls "$WORK/$1".* | awk -F. '{ print $NF, $0 }' | sort -n | cut -d' ' -f2); do
+		n=$((n + 1))
+		echo "== file $n"
+		normalise "$f"
+	done
+}
+
 same_trace_mt() {
 	local mode=$1 d todo=
 	shift

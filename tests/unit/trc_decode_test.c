@@ -103,6 +103,18 @@ static void fds(struct trc_opts *o)
 	o->decode_fds = true;
 }
 
+static void hex_non_ascii(struct trc_opts *o)
+{
+	o->xstrings = 1;
+	o->decode_fds = true;
+}
+
+static void hex_all(struct trc_opts *o)
+{
+	o->xstrings = 2;
+	o->decode_fds = true;
+}
+
 static void failed_only(struct trc_opts *o)
 {
 	o->only_fail = true;
@@ -156,6 +168,30 @@ static void test_lines(void)
 	trc_free(t);
 }
 
+/* -x: a string with a byte other than printable ASCII and \t\n\v\f\r all in hex; -xx: all. */
+static void test_hex(void)
+{
+	static const char mixed[] = "a\001\377b\n";
+	static const char plain[] = "ab\n\t";
+	struct trc *t = new_trc(hex_non_ascii);
+
+	map(0x3000, mixed, sizeof(mixed) - 1);
+	map(0x4000, plain, sizeof(plain) - 1);
+	is_str(call(t, SYS_write, 1, 0x3000, 5, 0, 0, 0, 5),
+	       "write(1</file1>, \"\\x61\\x01\\xff\\x62\\x0a\", 5) = 5\n",
+	       "-x: a non-ASCII byte puts the whole string in hex");
+	is_str(call(t, SYS_write, 1, 0x4000, 4, 0, 0, 0, 4),
+	       "write(1</file1>, \"ab\\n\\t\", 4)           = 4\n",
+	       "-x: printable text and white space stay as they are");
+	trc_free(t);
+
+	t = new_trc(hex_all);
+	is_str(call(t, SYS_write, 1, 0x4000, 4, 0, 0, 0, 4),
+	       "write(1<\\x2f\\x66\\x69\\x6c\\x65\\x31>, \"\\x61\\x62\\x0a\\x09\", 4) = 4\n",
+	       "-xx: every string in hex, the fd's path too");
+	trc_free(t);
+}
+
 static void test_threads(void)
 {
 	struct trc *t = new_trc(NULL);
@@ -197,6 +233,82 @@ static void test_threads(void)
 	       "+++ killed by SIGKILL +++\n",
 	       "signal and death (one thread left: no prefix)");
 	trc_free(t);
+}
+
+/* -ff: an output per task (trc_split.c); -r there counts from any task's line. */
+struct split_file {
+	pid_t tid;
+	bool again;
+	bool closed;
+	struct buf text;
+};
+static struct split_file files[4];
+static int nfiles;
+
+static void *split_open(void *ctx, pid_t tid, bool again)
+{
+	struct split_file *f = &files[nfiles++];
+
+	(void)ctx;
+	*f = (struct split_file){.tid = tid, .again = again};
+	buf_init(&f->text);
+	return f;
+}
+
+static void split_write(void *ctx, const char *s, size_t n)
+{
+	buf_append(&((struct split_file *)ctx)->text, s, n);
+}
+
+static void split_close(void *ctx, void *wctx)
+{
+	(void)ctx;
+	((struct split_file *)wctx)->closed = true;
+}
+
+static void test_split(void)
+{
+	static const struct trc_split_io io = {NULL, split_open, split_write, split_close};
+	uint64_t args[6] = {0, 0x1000, 5};
+	struct trc_who a = who(100), b = who(101);
+	struct trc_opts o;
+	struct trc_split *s;
+	struct trc_sink sink;
+	struct trc *t;
+
+	trc_opts_init(&o);
+	o.relative = true;
+	s = trc_split_new(&o, &io);
+	sink = trc_split_sink(s);
+	t = trc_new_sink(&o, &sink);
+	trc_thread_new(t, 100);
+	trc_thread_new(t, 101);
+	a.ts.tv_sec = 10;
+	trc_syscall_entry(t, &a, SYS_read, args);
+	args[0] = 1;
+	b.ts = (struct timespec){10, 250000000};
+	trc_syscall_entry(t, &b, SYS_write, args);
+	trc_syscall_exit(t, &b, 5);
+	a.ts = (struct timespec){11, 0};
+	trc_syscall_exit(t, &a, 3);
+	b.ts = (struct timespec){11, 999750000};
+	trc_exited(t, &b, 0);			    /* and forgotten */
+	trc_syscall_entry(t, &b, SYS_getpid, args); /* after its forgetting */
+	trc_syscall_exit(t, &b, 101);
+	trc_free(t);
+	trc_split_free(s);
+	is_int(nfiles, 3, "-ff: an output per task, and one more when a task comes back");
+	is_str(files[0].text.data, "     0.000000 read(0, \"a\\\"b\", 5)        = 3\n",
+	       "-ff: task 100's line whole in its own output, no prefix, no unfinished");
+	is_str(files[1].text.data,
+	       "     0.250000 write(1, \"a\\\"b\\\\\\n\", 5)   = 5\n"
+	       "     1.749750 +++ exited with 0 +++\n",
+	       "-ff -r: task 101's lines, timed from the last line started in any output");
+	ok(files[1].closed && !files[1].again, "-ff: a task's output closes when it is forgotten");
+	ok(files[2].tid == 101 && files[2].again && files[2].closed,
+	   "-ff: ... and opens again, to append, for a later event");
+	for (int i = 0; i < nfiles; i++)
+		buf_free(&files[i].text);
 }
 
 static void test_staging(void)
@@ -252,7 +364,9 @@ int main(void)
 {
 	buf_init(&out);
 	test_lines();
+	test_hex();
 	test_threads();
+	test_split();
 	test_staging();
 	test_filters();
 	test_tables();

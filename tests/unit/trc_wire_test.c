@@ -35,6 +35,8 @@ int main(void)
 	w.o.quiet = 2;
 	w.o.count = TRC_COUNT_TOO;
 	w.o.count_wall = true;
+	w.o.xstrings = 2;
+	w.o.relative = true;
 	w.o.pfx = TRC_PFX_PLAIN;
 	w.follow = true;
 	is_int(trc_parse_trace(&w.o, "!%network", err, sizeof(err)), 0, "-e trace=!%%network");
@@ -59,8 +61,11 @@ int main(void)
 	bad[n - 3] = 'X';
 	is_int(trc_wire_decode(&back, bad, (size_t)n), -1, "a bad hex digit is refused");
 	memcpy(bad, text, (size_t)n + 1);
-	strcpy(bad + n, ";x=1");
+	strcpy(bad + n, ";k=1");
 	is_int(trc_wire_decode(&back, bad, strlen(bad)), -1, "an unknown key is refused");
-	is_int(trc_wire_decode(&back, "v=3;s=32", 8), -1, "missing keys are refused");
+	memcpy(bad, text, (size_t)n + 1);
+	strcpy(bad + n, ";x=1");
+	is_int(trc_wire_decode(&back, bad, strlen(bad)), -1, "a key twice is refused");
+	is_int(trc_wire_decode(&back, "v=4;s=32", 8), -1, "missing keys are refused");
 	return done_testing();
 }

@@ -59,6 +59,30 @@ int main(void)
 	is_int(PARSE("-C", "--summary-wall-clock", "prog"), 0, "-C --summary-wall-clock");
 	ok(o.trc.count_wall, "... wall-clock time");
 
+	is_int(PARSE("-x", "-r", "prog"), 0, "-x -r");
+	ok(o.trc.xstrings == 1 && o.trc.relative, "... non-ASCII strings in hex, relative times");
+	is_int(PARSE("-xx", "-x", "prog"), 0, "-xx -x");
+	is_int(o.trc.xstrings, 2, "... all strings in hex, no more");
+	is_int(PARSE("--strings-in-hex", "prog"), 0, "--strings-in-hex");
+	is_int(o.trc.xstrings, 2, "... is -xx");
+	is_int(PARSE("--strings-in-hex=non-ascii", "--relative-timestamps", "prog"), 0,
+	       "--strings-in-hex=non-ascii --relative-timestamps");
+	ok(o.trc.xstrings == 1 && o.trc.relative, "... are -x -r");
+	is_int(PARSE("--strings-in-hex=non-ascii-chars", "prog"), -1, "escapes-only hex refused");
+	is_int(PARSE("--relative-timestamps=ns", "prog"), -1, "another -r precision refused");
+
+	is_int(PARSE("-ff", "-o", "out", "prog"), 0, "-ff -o");
+	ok(o.split && o.follow, "... a file per task, following");
+	is_int(PARSE("-f", "prog"), 0, "-f");
+	ok(o.follow && !o.split, "... one output");
+	is_int(PARSE("--output-separately", "-o", "out", "prog"), 0, "--output-separately");
+	ok(o.split && o.follow, "... is -ff");
+	is_int(PARSE("-ff", "-c", "prog"), -1, "-ff -c");
+	is_str(err,
+	       "(-c/--summary-only or -C/--summary) and -ff/--output-separately are mutually "
+	       "exclusive",
+	       "... strace's message");
+
 	is_int(PARSE("-h"), 0, "-h");
 	is_int(o.action, UST_HELP, "... asks for help");
 	is_int(PARSE("-V"), 0, "-V");
