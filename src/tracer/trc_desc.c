@@ -66,46 +66,6 @@ int trc_dec_pwrite64(struct trc_call *c)
 	return RV_DECODED;
 }
 
-/* [{iov_base="...", iov_len=N}, ...]: data up to limit bytes in all. */
-static void print_iov(struct trc_call *c, uint64_t addr, uint64_t n, uint64_t limit, bool data)
-{
-	size_t ws = tp_wordsize(c);
-	uint64_t i, base, len;
-
-	if (!addr || n > 1024) {
-		tp_addr(c, addr);
-		return;
-	}
-	buf_putc(c->b, '[');
-	for (i = 0; i < n; i++) {
-		if (tp_read_word(c, addr + i * 2 * ws, &base) ||
-		    tp_read_word(c, addr + i * 2 * ws + ws, &len)) {
-			if (i)
-				tp_str(c, ", ...");
-			else
-				tp_addr(c, addr);
-			break;
-		}
-		if (i)
-			tp_sep(c);
-		if (i >= c->o->strsize) {
-			tp_str(c, "...");
-			break;
-		}
-		tp_str(c, "{iov_base=");
-		if (data) {
-			tp_buf(c, base, len < limit ? len : limit);
-			limit -= len < limit ? len : limit;
-		} else {
-			tp_addr(c, base);
-		}
-		tp_str(c, ", iov_len=");
-		tp_udec(c, len);
-		buf_putc(c->b, '}');
-	}
-	buf_putc(c->b, ']');
-}
-
 int trc_dec_readv(struct trc_call *c)
 {
 	if (!c->exiting) {
@@ -113,7 +73,7 @@ int trc_dec_readv(struct trc_call *c)
 		tp_sep(c);
 		return 0;
 	}
-	print_iov(c, c->a[1], c->a[2], tp_failed(c) ? 0 : (uint64_t)c->ret, !tp_failed(c));
+	tp_iov(c, c->a[1], c->a[2], tp_failed(c) ? 0 : (uint64_t)c->ret, !tp_failed(c));
 	tp_sep(c);
 	tp_udec(c, c->a[2]);
 	return RV_DEC;
@@ -123,7 +83,7 @@ int trc_dec_writev(struct trc_call *c)
 {
 	tp_fd(c, c->a[0]);
 	tp_sep(c);
-	print_iov(c, c->a[1], c->a[2], UINT64_MAX, true);
+	tp_iov(c, c->a[1], c->a[2], UINT64_MAX, true);
 	tp_sep(c);
 	tp_udec(c, c->a[2]);
 	return RV_DECODED;

@@ -108,6 +108,9 @@ void tp_path(struct trc_call *c, uint64_t addr);
 void tp_buf(struct trc_call *c, uint64_t addr, uint64_t len);
 /* len bytes, all as \x hex (getrandom). */
 void tp_buf_hex(struct trc_call *c, uint64_t addr, uint64_t len);
+/* n iovecs at addr: [{iov_base="...", iov_len=N}, ...], at most -s of them;
+ * with data, up to limit bytes of data in all (else the bases' addresses). */
+void tp_iov(struct trc_call *c, uint64_t addr, uint64_t n, uint64_t limit, bool data);
 /* A NUL-terminated string, cut at -s with "...". */
 void tp_cstr(struct trc_call *c, uint64_t addr);
 /* Quote len bytes of s as strace does (no truncation). */
@@ -150,5 +153,7 @@ void tp_timeval_at(struct trc_call *c, uint64_t addr);
 
 /* trc_net.c, for connect/bind/accept and sendmsg's msg_name */
 void tp_sockaddr(struct trc_call *c, uint64_t addr, uint64_t len);
+extern const struct xlat trc_msg_flags[];   /* MSG_* */
+extern const struct xlat trc_sock_levels[]; /* SOL_* */
 
 #endif

@@ -70,7 +70,7 @@ static const struct xlat ip_protos[] = {
 	XV(IPPROTO_RAW),     XEND,
 };
 
-static const struct xlat msg_flags[] = {
+const struct xlat trc_msg_flags[] = {
 	XV(MSG_OOB),	      XV(MSG_PEEK),
 	XV(MSG_DONTROUTE),    XV(MSG_CTRUNC),
 	XV(MSG_PROXY),	      XV(MSG_TRUNC),
@@ -91,7 +91,7 @@ static const struct xlat shut_how[] = {
 	XEND,
 };
 
-static const struct xlat sock_levels[] = {
+const struct xlat trc_sock_levels[] = {
 	XV(SOL_IP),	XV(SOL_SOCKET),	 XV(SOL_TCP), {17, "SOL_UDP"}, XV(SOL_IPV6), XV(SOL_RAW),
 	XV(SOL_PACKET), XV(SOL_NETLINK), XEND,
 };
@@ -365,7 +365,7 @@ int trc_dec_sendto(struct trc_call *c)
 	tp_sep(c);
 	tp_udec(c, c->a[2]);
 	tp_sep(c);
-	tp_flags(c, msg_flags, (uint32_t)c->a[3], "MSG_???");
+	tp_flags(c, trc_msg_flags, (uint32_t)c->a[3], "MSG_???");
 	tp_sep(c);
 	tp_sockaddr(c, c->a[4], (uint32_t)c->a[5]);
 	tp_sep(c);
@@ -388,7 +388,7 @@ int trc_dec_recvfrom(struct trc_call *c)
 	tp_sep(c);
 	tp_udec(c, c->a[2]);
 	tp_sep(c);
-	tp_flags(c, msg_flags, (uint32_t)c->a[3], "MSG_???");
+	tp_flags(c, trc_msg_flags, (uint32_t)c->a[3], "MSG_???");
 	tp_sep(c);
 	addr_out_exit(c, c->a[4], c->a[5]);
 	return RV_DEC;
@@ -396,7 +396,7 @@ int trc_dec_recvfrom(struct trc_call *c)
 
 static void print_opt_name(struct trc_call *c, unsigned level, unsigned name)
 {
-	tp_xval_dec(c, sock_levels, level, "SOL_???");
+	tp_xval_dec(c, trc_sock_levels, level, "SOL_???");
 	tp_sep(c);
 	if (level == SOL_SOCKET)
 		tp_xval_dec(c, sol_socket_opts, name, "SO_???");

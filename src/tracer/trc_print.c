@@ -321,6 +321,42 @@ void tp_cstr(struct trc_call *c, uint64_t addr)
 	tp_strz(c, addr, c->o->strsize);
 }
 
+void tp_iov(struct trc_call *c, uint64_t addr, uint64_t n, uint64_t limit, bool data)
+{
+	size_t ws = tp_wordsize(c);
+	uint64_t i, base, len;
+
+	if (!addr || n > 1024 || (n && tp_read_word(c, addr, &base))) {
+		tp_addr(c, addr); /* as strace: no brackets around an unreadable array */
+		return;
+	}
+	buf_putc(c->b, '[');
+	for (i = 0; i < n; i++) {
+		if (tp_read_word(c, addr + i * 2 * ws, &base) ||
+		    tp_read_word(c, addr + i * 2 * ws + ws, &len)) {
+			tp_str(c, i ? ", ..." : "...");
+			break;
+		}
+		if (i)
+			tp_sep(c);
+		if (i >= c->o->strsize) {
+			tp_str(c, "...");
+			break;
+		}
+		tp_str(c, "{iov_base=");
+		if (data) {
+			tp_buf(c, base, len < limit ? len : limit);
+			limit -= len < limit ? len : limit;
+		} else {
+			tp_addr(c, base);
+		}
+		tp_str(c, ", iov_len=");
+		tp_udec(c, len);
+		buf_putc(c->b, '}');
+	}
+	buf_putc(c->b, ']');
+}
+
 const char *xlat_name(const struct xlat *x, uint64_t val)
 {
 	for (; x && x->name; x++)

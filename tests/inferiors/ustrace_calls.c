@@ -97,6 +97,59 @@ static void mem(void)
 	syscall(SYS_brk, 0);
 }
 
+/* sendmsg/recvmsg: iovecs, an fd passed (SCM_RIGHTS), credentials, an address. */
+static void msgs(void)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(struct ucred)) * 2];
+		struct cmsghdr align;
+	} ctl;
+	char a[] = "hello", b[] = " world", r1[4], r2[32];
+	struct iovec iov[2] = {{a, 5}, {b, 6}}, riov[2] = {{r1, 4}, {r2, 32}};
+	struct msghdr m = {.msg_iov = iov, .msg_iovlen = 2, .msg_control = ctl.buf};
+	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_storage from;
+	struct cmsghdr *cm;
+	socklen_t len = sizeof(sin);
+	int sv[2], fd = 1, on = 1, u;
+
+	memset(&ctl, 0, sizeof(ctl));
+	socketpair(AF_UNIX, SOCK_DGRAM, 0, sv);
+	m.msg_controllen = CMSG_SPACE(sizeof(int));
+	cm = CMSG_FIRSTHDR(&m);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(fd));
+	sendmsg(sv[0], &m, MSG_DONTWAIT);
+	m = (struct msghdr){.msg_iov = riov, .msg_iovlen = 2, .msg_control = ctl.buf};
+	m.msg_controllen = sizeof(ctl.buf);
+	recvmsg(sv[1], &m, MSG_CMSG_CLOEXEC);
+	close(5);
+	setsockopt(sv[1], SOL_SOCKET, SO_PASSCRED, &on, sizeof(on));
+	m = (struct msghdr){.msg_iov = iov, .msg_iovlen = 1};
+	sendmsg(sv[0], &m, 0);
+	m = (struct msghdr){.msg_iov = riov, .msg_iovlen = 2, .msg_control = ctl.buf};
+	m.msg_controllen = sizeof(ctl.buf);
+	recvmsg(sv[1], &m, 0);
+	m = (struct msghdr){.msg_iov = riov, .msg_iovlen = 1};
+	recvmsg(sv[1], &m, MSG_DONTWAIT); /* EAGAIN */
+	m = (struct msghdr){.msg_iov = (struct iovec *)16, .msg_iovlen = 1};
+	sendmsg(sv[0], &m, 0); /* EFAULT */
+	u = socket(AF_INET, SOCK_DGRAM, 0);
+	bind(u, (struct sockaddr *)&sin, sizeof(sin));
+	getsockname(u, (struct sockaddr *)&sin, &len);
+	m = (struct msghdr){.msg_name = &sin, .msg_namelen = sizeof(sin), .msg_iov = iov};
+	m.msg_iovlen = 2;
+	sendmsg(u, &m, 0);
+	m = (struct msghdr){.msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = riov};
+	m.msg_iovlen = 1;
+	recvmsg(u, &m, MSG_PEEK); /* 4 of 11 bytes: MSG_TRUNC */
+	close(u);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 static void net(void)
 {
 	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
@@ -125,6 +178,7 @@ static void net(void)
 	strcpy(sun.sun_path, "/nonexistent/sock");
 	connect(s, (struct sockaddr *)&sun, sizeof(sun));
 	close(s);
+	msgs();
 }
 
 static void on_usr1(int sig)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -21,11 +22,13 @@ struct region {
 	size_t len;
 };
 
-static struct region regions[8];
+static struct region regions[16];
 static int nregions;
 
 static void map(uint64_t addr, const void *data, size_t len)
 {
+	if (nregions == (int)(sizeof(regions) / sizeof(regions[0])))
+		abort(); /* a test error: more regions than room */
 	regions[nregions++] = (struct region){addr, data, len};
 }
 
@@ -189,6 +192,31 @@ static void test_hex(void)
 	is_str(call(t, SYS_write, 1, 0x4000, 4, 0, 0, 0, 4),
 	       "write(1<\\x2f\\x66\\x69\\x6c\\x65\\x31>, \"\\x61\\x62\\x0a\\x09\", 4) = 4\n",
 	       "-xx: every string in hex, the fd's path too");
+	trc_free(t);
+}
+
+/* sendmsg: a control message of a type not decoded, and bytes left after it. */
+static void test_msghdr(void)
+{
+	static const char data[] = "hi";
+	static const uint64_t iov[2] = {0x5000, 2};
+	static const uint64_t ctl[4] = {20, 1 | (uint64_t)99 << 32}; /* SOL_SOCKET, type 99 */
+	static const uint64_t msg[7] = {0, 0, 0x5100, 1, 0x5200, sizeof(ctl), 0};
+	struct trc *t = new_trc(NULL);
+
+	map(0x5000, data, 2);
+	map(0x5100, iov, sizeof(iov));
+	map(0x5200, ctl, sizeof(ctl));
+	map(0x5300, msg, sizeof(msg));
+	is_str(call(t, SYS_sendmsg, 3, 0x5300, 0, 0, 0, 0, -EINVAL),
+	       "sendmsg(3, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base=\"hi\", iov_len=2}], "
+	       "msg_iovlen=1, msg_control=[{cmsg_len=20, cmsg_level=SOL_SOCKET, cmsg_type=0x63 /* "
+	       "SCM_??? */}, ... /* 0x5218 */], msg_controllen=32, msg_flags=0}, 0) = -1 EINVAL "
+	       "(Invalid argument)\n",
+	       "sendmsg: an unknown control message, then what is left as an address");
+	is_str(call(t, SYS_sendmsg, 3, 0x9000, 0, 0, 0, 0, -EFAULT),
+	       "sendmsg(3, 0x9000, 0)                   = -1 EFAULT (Bad address)\n",
+	       "sendmsg: an unreadable msghdr");
 	trc_free(t);
 }
 
@@ -365,6 +393,7 @@ int main(void)
 	buf_init(&out);
 	test_lines();
 	test_hex();
+	test_msghdr();
 	test_threads();
 	test_split();
 	test_staging();
