@@ -120,9 +120,11 @@ struct engine_client {
 struct tracer *tracer_new(void);
 void tracer_free(struct tracer *t); /* detaches (or kills launched-by-us with kill_launched) */
 /*
- * How long an attach, or the detach of a process's last engine, waits for
- * its threads to stop; then the attach fails (-ETIMEDOUT) and the threads
- * still running are let go at their next stop (leaving.c). 0, the
+ * How long an attach waits for its threads to stop; then it fails
+ * (-ETIMEDOUT) and the threads still running are let go at their next
+ * stop (leaving.c). The detach of a process's last engine waits at most
+ * 100 ms of it, then lets the slow ones go the same way; an attach of a
+ * process that still has such threads waits for them first. 0, the
  * default: as long as it takes, as gdbserver and strace do.
  */
 void tracer_set_stop_timeout(struct tracer *t, int ms);

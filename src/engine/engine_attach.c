@@ -333,6 +333,20 @@ static int wait_stopped_for(struct tracer *t, struct engine *e)
 }
 
 /*
+ * A process let go of a moment ago may have threads that had not stopped
+ * yet (a detach waits only briefly): wait for them, as for any stop.
+ */
+static int wait_left(struct tracer *t, pid_t pid)
+{
+	long long deadline = tracer_deadline(t);
+
+	while (leaving_pid(t, pid))
+		if (tracer_wait_until(t, deadline) < 0)
+			return -EAGAIN;
+	return 0;
+}
+
+/*
  * Seize and stop every thread of pid. A thread that cannot stop in time (a
  * vfork parent, a thread in uninterruptible sleep) fails the attach with
  * -ETIMEDOUT rather than hold the daemon: the others are let go at once,
@@ -346,7 +360,7 @@ static struct uproc *attach_new(struct tracer *t, pid_t pid, int *err)
 		*err = pid > 0 && kill(pid, 0) == 0 ? -EINVAL : -ESRCH;
 		return NULL;
 	}
-	if (leaving_pid(t, pid)) { /* its threads still ours: not seizable */
+	if (leaving_pid(t, pid) && wait_left(t, pid) < 0) { /* still ours: not seizable */
 		*err = -EAGAIN;
 		return NULL;
 	}
@@ -361,7 +375,7 @@ static struct uproc *attach_new(struct tracer *t, pid_t pid, int *err)
 	 * once the parent is stopped: look again until none is new.
 	 */
 	do
-		*err = uproc_stop_all_sync(p);
+		*err = uproc_stop_all_sync(p, tracer_deadline(t));
 	while (!*err && !p->exited && seize_all(p) > 0);
 	if (!*err && !p->exited)
 		*err = uproc_take_queued_signals(p);
@@ -425,7 +439,7 @@ void engine_detach(struct engine *e)
 	}
 	p->frozen = true;
 	if (!p->exited)
-		uproc_stop_all_sync(p);
+		uproc_stop_all_sync(p, tracer_detach_deadline(p->t));
 	if (!p->exited)
 		uproc_detach_all(p);
 	uproc_free(p);

@@ -192,6 +192,8 @@ int tracer_wait_one(struct tracer *t);
 int tracer_wait_until(struct tracer *t, long long deadline);
 /* When a wait for stops begun now gives up (CLOCK_MONOTONIC ms; LLONG_MAX: never). */
 long long tracer_deadline(struct tracer *t);
+/* The same for the stops before a detach: shorter (what does not stop leaves later). */
+long long tracer_detach_deadline(struct tracer *t);
 struct uthread *tracer_find_thread(struct tracer *t, pid_t tid);
 pid_t tracer_tgid_of(pid_t tid); /* from /proc/TID/status; 0 if unknown */
 
@@ -212,8 +214,8 @@ void uthread_remove(struct uthread *th);
 struct uthread *uproc_thread(struct uproc *p, pid_t tid);
 int uproc_seize(struct uproc *p, pid_t tid);
 void uproc_detach_all(struct uproc *p);
-/* 0 once every thread is stopped (or the process gone), -ETIMEDOUT at the deadline. */
-int uproc_stop_all_sync(struct uproc *p);
+/* 0 once every thread is stopped (or the process gone), -ETIMEDOUT at deadline. */
+int uproc_stop_all_sync(struct uproc *p, long long deadline);
 int uproc_take_queued_signals(struct uproc *p);
 void uproc_handle_status(struct uproc *p, struct uthread *th, int status);
 void uproc_exited(struct uproc *p, int status);

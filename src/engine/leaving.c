@@ -6,11 +6,11 @@
  * in uninterruptible sleep (a hung NFS or FUSE request) waits for the
  * kernel. Waiting for them would hold the daemon's one event loop, so every
  * other client would wait too (and a user could hold it on purpose, with a
- * process of their own). So in the daemon an attach or a detach waits for
- * a bounded time (tracer_set_stop_timeout()) and leaves the threads still
- * running here: each
- * is detached at its next stop, with the signal that stop was for. A
- * process with such threads cannot be attached again until they are gone.
+ * process of their own). So in the daemon an attach waits for a bounded
+ * time (tracer_set_stop_timeout()), a detach for 100 ms at the most, and
+ * they leave the threads still running here: each is detached at its next
+ * stop, with the signal that stop was for. A process with such threads is
+ * attached again only once they are gone (the attach waits for them).
  */
 #include "engine_int.h"
 

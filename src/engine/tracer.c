@@ -239,6 +239,20 @@ long long tracer_deadline(struct tracer *t)
 }
 
 /*
+ * Before a detach the threads are stopped only to let them go at once
+ * with their pending signals: one that is slow to stop is let go at its
+ * next stop instead (leaving.c), so the daemon waits a short while only.
+ */
+#define DETACH_WAIT_MS 100
+
+long long tracer_detach_deadline(struct tracer *t)
+{
+	int ms = t->stop_timeout_ms < DETACH_WAIT_MS ? t->stop_timeout_ms : DETACH_WAIT_MS;
+
+	return ms ? now_ms() + ms : LLONG_MAX;
+}
+
+/*
  * SIGCHLD is slept on through our signalfd, read empty before each look
  * so that no status can come unnoticed between the look and the sleep.
  * The event loop, which watches the same signalfd, is woken afterwards

@@ -134,10 +134,9 @@ bool sched_all_stopped(struct uproc *p)
  * Interrupt every running thread and wait until all are stopped (or gone),
  * up to the tracer's stop timeout.
  */
-int uproc_stop_all_sync(struct uproc *p)
+int uproc_stop_all_sync(struct uproc *p, long long deadline)
 {
 	struct tracer *t = p->t;
-	long long deadline = tracer_deadline(t);
 	pid_t pid = p->pid;
 	int err;
 
@@ -368,7 +367,7 @@ int uproc_take_queued_signals(struct uproc *p)
 			th->interrupting = true; /* its stop is on its way: nothing to send */
 		}
 	}
-	return uproc_stop_all_sync(p);
+	return uproc_stop_all_sync(p, tracer_deadline(p->t));
 }
 
 void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
