@@ -75,6 +75,8 @@ enum trc_count {
 	TRC_COUNT_TOO,	/* -C: lines and summary */
 };
 
+#define TRC_PATHS_LEN 512 /* -P: room for every path, NULs included */
+
 /* strace's options, as far as the output is concerned. */
 struct trc_opts {
 	unsigned strsize;     /* -s: string bytes shown (32) */
@@ -90,6 +92,8 @@ struct trc_opts {
 	enum trc_count count; /* -c / -C */
 	bool count_wall;      /* -w: -c times are entry-to-exit latency, not system CPU time */
 	enum trc_pfx pfx;
+	/* -P: NUL-terminated paths one after the other, "" after the last; "": no -P */
+	char paths[TRC_PATHS_LEN];
 	struct trc_set trace[TRC_NPERS]; /* syscalls shown, by number */
 	struct trc_set signals;		 /* signals shown (-e signal=) */
 };
@@ -214,6 +218,15 @@ const char *trc_errno_name(int err);			/* "ENOENT"; NULL: unknown */
  */
 int trc_parse_trace(struct trc_opts *o, const char *spec, char *err, size_t errlen);
 int trc_parse_signals(struct trc_opts *o, const char *spec, char *err, size_t errlen);
+
+/*
+ * -P PATH: only syscalls with PATH as a path argument, or an fd argument
+ * open on it, are shown. A symbolic link adds its target too (resolved
+ * here, as strace does). 0, or -1 with a message in err.
+ */
+int trc_add_path(struct trc_opts *o, const char *path, char *err, size_t errlen);
+/* Whether path is one of -P's. */
+bool trc_path_wanted(const struct trc_opts *o, const char *path);
 
 /* Numbers set in o->trace for pers, into nrs (at most max); returns the count. */
 size_t trc_traced_nrs(const struct trc_opts *o, enum trc_pers pers, long *nrs, size_t max);

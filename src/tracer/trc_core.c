@@ -229,9 +229,10 @@ void trc_syscall_entry(struct trc *t, const struct trc_who *w, long nr, const ui
 	for (i = 0; i < 6; i++)
 		th->args[i] = w->pers == TRC_PERS_32 ? (uint32_t)args[i] : args[i];
 	th->shown = traced(t, w->pers, nr);
-	if (!th->shown || t->o.count == TRC_COUNT_ONLY)
+	if (!th->shown || (t->o.count == TRC_COUNT_ONLY && !t->o.paths[0]))
 		return;
-	th->staging = t->o.only_ok || t->o.only_fail;
+	/* -P decides once the arguments are decoded: the line waits until then */
+	th->staging = t->o.only_ok || t->o.only_fail || t->o.paths[0];
 	b = th->staging ? &th->staged : &t->pre;
 	buf_reset(b);
 	print_name(b, w->pers, nr);
@@ -239,7 +240,12 @@ void trc_syscall_entry(struct trc *t, const struct trc_who *w, long nr, const ui
 	call_init(t, &c, w, th, b);
 	th->rv = run_decoder(&c, nr);
 	th->aux = c.aux;
-	if (!th->staging) {
+	if (t->o.paths[0] && !c.path_hit) {
+		th->shown = th->staging = false; /* neither shown nor counted */
+		return;
+	}
+	th->staging = t->o.only_ok || t->o.only_fail;
+	if (!th->staging && t->o.count != TRC_COUNT_ONLY) {
 		t->sink.start(t->sink.ctx, w->tid, &w->ts);
 		out_text(t, b);
 	}

@@ -6,7 +6,7 @@
  * (%file, or the old spelling "file"), "all" and "none"; "?" before an
  * element makes an unknown one silently ignored. The result is one bit
  * per syscall number and personality, so the caller can hand the engine
- * exactly the numbers to stop for.
+ * exactly the numbers to stop for. -P's paths are kept here too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,4 +189,56 @@ bool trc_traces_all(const struct trc_opts *o, enum trc_pers pers)
 		if (!trc_set_has(&o->trace[pers], (unsigned)nr))
 			return false;
 	return true;
+}
+
+static size_t paths_used(const struct trc_opts *o)
+{
+	size_t n = 0;
+
+	while (o->paths[n])
+		n += strlen(o->paths + n) + 1;
+	return n;
+}
+
+bool trc_path_wanted(const struct trc_opts *o, const char *path)
+{
+	for (size_t n = 0; o->paths[n]; n += strlen(o->paths + n) + 1)
+		if (!strcmp(o->paths + n, path))
+			return true;
+	return false;
+}
+
+static int add_one_path(struct trc_opts *o, const char *path, char *err, size_t errlen)
+{
+	size_t used = paths_used(o), len = strlen(path);
+
+	if (!len) {
+		snprintf(err, errlen, "-P: an empty path");
+		return -1;
+	}
+	if (trc_path_wanted(o, path))
+		return 0;
+	if (used + len + 2 > sizeof(o->paths)) {
+		snprintf(err, errlen, "-P: too many paths (%zu bytes at the most)",
+			 sizeof(o->paths) - 1);
+		return -1;
+	}
+	memcpy(o->paths + used, path, len + 1);
+	o->paths[used + len + 1] = '\0';
+	return 0;
+}
+
+int trc_add_path(struct trc_opts *o, const char *path, char *err, size_t errlen)
+{
+	char *target;
+	int rc = add_one_path(o, path, err, errlen);
+
+	if (rc < 0)
+		return rc;
+	/* a link: its target too (a missing path is taken as it is, as strace does) */
+	target = realpath(path, NULL);
+	if (target && strcmp(target, path))
+		rc = add_one_path(o, target, err, errlen);
+	free(target);
+	return rc;
 }

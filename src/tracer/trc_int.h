@@ -55,6 +55,7 @@ struct trc_call {
 	int64_t ret;	    /* at exit: the raw return (-errno on failure) */
 	bool failed;	    /* at exit: ret is an error */
 	uint64_t aux;	    /* kept from entry to exit for the decoder */
+	bool path_hit;	    /* -P: a path or fd argument named one of its paths */
 	long prev_nr;	    /* the thread's previous syscall (-1: none seen) */
 	const char *auxstr; /* with RV_STR */
 	char auxbuf[128];   /* room for a built auxstr */

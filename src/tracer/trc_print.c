@@ -108,8 +108,12 @@ static void tp_fd_path(struct trc_call *c, int fd)
 	size_t i;
 	bool hex;
 
-	if (!c->o->decode_fds || !c->rd->fd_path ||
+	if ((!c->o->decode_fds && !c->o->paths[0]) || !c->rd->fd_path ||
 	    c->rd->fd_path(c->rd->ctx, fd, path, sizeof(path)) < 0)
+		return;
+	if (c->o->paths[0] && fd != -100 /* AT_FDCWD */ && trc_path_wanted(c->o, path))
+		c->path_hit = true;
+	if (!c->o->decode_fds)
 		return;
 	hex = strings_in_hex(c->o, (const unsigned char *)path, strlen(path));
 	buf_putc(c->b, '<');
@@ -271,10 +275,10 @@ void tp_buf_hex(struct trc_call *c, uint64_t addr, uint64_t len)
 
 /*
  * A NUL-terminated string of at most max bytes: prints it, with "..." when
- * no NUL came within max. Reads in page-bounded pieces, since the string
- * may end just before an unmapped page.
+ * no NUL came within max. path: it is a path argument, for -P. Reads in page-bounded pieces, since
+ * the string may end just before an unmapped page.
  */
-static void tp_strz(struct trc_call *c, uint64_t addr, size_t max)
+static void tp_strz(struct trc_call *c, uint64_t addr, size_t max, bool path)
 {
 	unsigned char tmp[4096];
 	unsigned char *s = tmp;
@@ -300,6 +304,9 @@ static void tp_strz(struct trc_call *c, uint64_t addr, size_t max)
 		have += got;
 	}
 	len = strnlen((char *)s, have);
+	/* -P: a path argument naming one of its paths */
+	if (path && c->o->paths[0] && len < have && trc_path_wanted(c->o, (char *)s))
+		c->path_hit = true;
 	if (len == have && have < want) /* unreadable before the NUL */
 		tp_addr(c, addr);
 	else {
@@ -313,12 +320,12 @@ static void tp_strz(struct trc_call *c, uint64_t addr, size_t max)
 
 void tp_path(struct trc_call *c, uint64_t addr)
 {
-	tp_strz(c, addr, PATH_MAX - 1);
+	tp_strz(c, addr, PATH_MAX - 1, true);
 }
 
 void tp_cstr(struct trc_call *c, uint64_t addr)
 {
-	tp_strz(c, addr, c->o->strsize);
+	tp_strz(c, addr, c->o->strsize, false);
 }
 
 void tp_iov(struct trc_call *c, uint64_t addr, uint64_t n, uint64_t limit, bool data)

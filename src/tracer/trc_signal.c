@@ -237,6 +237,14 @@ static void print_user_info(struct trc_call *c, const siginfo_t *si)
 	}
 }
 
+/* A child's CPU time in clock ticks (USER_HZ, 100 on x86), as strace: "12 /- 0.12 s -/". */
+static void print_ticks(struct trc_call *c, const char *name, long ticks)
+{
+	tp_fmt(c, "%s%ld", name, ticks);
+	if (ticks > 0)
+		tp_fmt(c, " /* %ld.%02ld s */", ticks / 100, ticks % 100);
+}
+
 static void print_kernel_info(struct trc_call *c, const siginfo_t *si)
 {
 	switch (si->si_signo) {
@@ -248,7 +256,8 @@ static void print_kernel_info(struct trc_call *c, const siginfo_t *si)
 			tp_str(c, ", si_status=");
 			tp_signame(c, (uint64_t)si->si_status);
 		}
-		tp_fmt(c, ", si_utime=%ld, si_stime=%ld", (long)si->si_utime, (long)si->si_stime);
+		print_ticks(c, ", si_utime=", (long)si->si_utime);
+		print_ticks(c, ", si_stime=", (long)si->si_stime);
 		break;
 	case SIGILL:
 	case SIGFPE:

@@ -1,9 +1,10 @@
 /*
  * trc_wire.c: struct trc_wire to text and back (see trc_wire.h).
  *
- * "v=4;s=32;a=40;t=0;T=0;y=0;x=0;r=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;t64=HEX;t32=HEX;sig=HEX":
+ * "v=5;s=32;a=40;t=0;T=0;y=0;x=0;r=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;t64=HEX;t32=HEX;sig=HEX;P=HEX":
  * numbers in decimal, sets as their 64-bit words in hex, most significant
- * digit first, word 0 first. Every key must be there exactly as the
+ * digit first, word 0 first; P, -P's paths, as their bytes in hex, each
+ * path with its NUL. Every key must be there exactly as the
  * version says: a daemon and a ustrace that disagree fail loudly rather
  * than trace with half the options.
  */
@@ -13,7 +14,7 @@
 
 #include "trc_wire.h"
 
-#define WIRE_VERSION 4
+#define WIRE_VERSION 5
 #define SET_WORDS    (TRC_SET_MAX / 64)
 #define SET_HEX	     (SET_WORDS * 16)
 
@@ -104,6 +105,19 @@ static int put_set(char *out, size_t room, const char *key, const struct trc_set
 	return n;
 }
 
+/* -P's paths: their bytes, NULs included, in hex ("" without -P). */
+static int put_paths(char *out, size_t room, const char *paths)
+{
+	size_t len = 0;
+	int n = snprintf(out, room, ";P=");
+
+	while (paths[len])
+		len += strlen(paths + len) + 1;
+	for (size_t i = 0; i < len && n >= 0 && (size_t)n < room; i++)
+		n += snprintf(out + n, room - (size_t)n, "%02x", (unsigned char)paths[i]);
+	return n;
+}
+
 int trc_wire_encode(const struct trc_wire *w, char *out, size_t outlen)
 {
 	unsigned v[N_NUMS];
@@ -121,6 +135,8 @@ int trc_wire_encode(const struct trc_wire *w, char *out, size_t outlen)
 		len += (size_t)put_set(out + len, outlen - len, "t32", &w->o.trace[TRC_PERS_32]);
 	if (len < outlen)
 		len += (size_t)put_set(out + len, outlen - len, "sig", &w->o.signals);
+	if (len < outlen)
+		len += (size_t)put_paths(out + len, outlen - len, w->o.paths);
 	return len < outlen ? (int)len : -1;
 }
 
@@ -189,6 +205,30 @@ static int get_set(const char **p, const char *end, const char *key, struct trc_
 	return 0;
 }
 
+/* The paths as put_paths wrote them: each ends with a NUL, none is empty. */
+static int get_paths(const char **p, const char *end, char paths[TRC_PATHS_LEN])
+{
+	const char *val;
+	size_t vlen, n;
+
+	if (field(p, end, "P", &val, &vlen) < 0 || vlen % 2 || vlen / 2 >= TRC_PATHS_LEN)
+		return -1;
+	n = vlen / 2;
+	for (size_t i = 0; i < n; i++) {
+		int hi = hexval(val[2 * i]), lo = hexval(val[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -1;
+		paths[i] = (char)(hi << 4 | lo);
+		if (!paths[i] && (i == 0 || !paths[i - 1]))
+			return -1; /* an empty path */
+	}
+	if (n && paths[n - 1])
+		return -1;
+	paths[n] = '\0';
+	return 0;
+}
+
 int trc_wire_decode(struct trc_wire *w, const char *s, size_t len)
 {
 	const char *p = s, *end = s + len;
@@ -204,7 +244,8 @@ int trc_wire_decode(struct trc_wire *w, const char *s, size_t len)
 	put_nums(w, v);
 	if (get_set(&p, end, "t64", &w->o.trace[TRC_PERS_64]) < 0 ||
 	    get_set(&p, end, "t32", &w->o.trace[TRC_PERS_32]) < 0 ||
-	    get_set(&p, end, "sig", &w->o.signals) < 0 || p != end)
+	    get_set(&p, end, "sig", &w->o.signals) < 0 || get_paths(&p, end, w->o.paths) < 0 ||
+	    p != end)
 		return -1;
 	return 0;
 }

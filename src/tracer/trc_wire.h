@@ -19,8 +19,8 @@
 
 #include "trc.h"
 
-/* Longest encoding (three sets of TRC_SET_MAX bits in hex, and the rest). */
-#define TRC_WIRE_MAX 1024
+/* Longest encoding (three sets of TRC_SET_MAX bits and -P's paths in hex, and the rest). */
+#define TRC_WIRE_MAX 2048
 
 struct trc_wire {
 	struct trc_opts o;

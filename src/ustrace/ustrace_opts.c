@@ -30,6 +30,7 @@ static const struct option longopts[] = {
 	{"summary-wall-clock", no_argument, NULL, 'w'},
 	{"follow-forks", no_argument, NULL, 'f'},
 	{"output-separately", no_argument, NULL, OPT_SPLIT},
+	{"trace-path", required_argument, NULL, 'P'},
 	{"output", required_argument, NULL, 'o'},
 	{"attach", required_argument, NULL, 'p'},
 	{"string-limit", required_argument, NULL, 's'},
@@ -48,7 +49,8 @@ static const struct option longopts[] = {
 
 void ust_usage(FILE *f)
 {
-	fputs("Usage: ustrace [-CcfhqrTtVwxyZz] [-a COLUMN] [-e EXPR]... [-o FILE] [-s STRSIZE]\n"
+	fputs("Usage: ustrace [-CcfhqrTtVwxyZz] [-a COLUMN] [-e EXPR]... [-o FILE] [-P PATH]...\n"
+	      "               [-s STRSIZE]\n"
 	      "               { -p PID[,PID...] | PROG [ARGS] }\n"
 	      "\n"
 	      "Trace system calls and signals, with strace's options and output.\n"
@@ -61,6 +63,7 @@ void ust_usage(FILE *f)
 	      "  -ff             ... with -o FILE: each task's lines in FILE.TID\n"
 	      "  -o FILE         write the trace to FILE instead of stderr\n"
 	      "  -p PID[,PID]    attach to running processes (^C detaches, they run on)\n"
+	      "  -P PATH         only syscalls that name PATH, or an fd open on it\n"
 	      "  -s N            show at most N bytes of strings (32)\n"
 	      "  -a COLUMN       align return values at COLUMN (40)\n"
 	      "  -t, -tt, -ttt   time of day, with microseconds, as seconds since the epoch\n"
@@ -193,6 +196,8 @@ static int parse_one(struct ust_opts *o, int c, const char *arg, int *tcount, ch
 		return 0;
 	case 'p':
 		return parse_pids(o, arg, err, errlen);
+	case 'P':
+		return trc_add_path(&o->trc, arg, err, errlen);
 	case 'q':
 		o->quiet++;
 		return 0;
@@ -244,7 +249,8 @@ int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errle
 	trc_opts_init(&o->trc);
 	optind = 0; /* full reset: ust_parse may run more than once (tests) */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+a:cCe:fFho:p:qrs:tTVwxyzZ", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+a:cCe:fFho:p:P:qrs:tTVwxyzZ", longopts, NULL)) !=
+	       -1) {
 		if (c == '?' || c == ':') {
 			snprintf(err, errlen, "invalid option -- '%s'",
 				 optopt ? (char[]){(char)optopt, 0} : argv[optind - 1]);

@@ -4,7 +4,7 @@
 # strace and by ustrace: the two traces must be the same, line by line,
 # once addresses and pids are normalised.  Then the options that change
 # the output: -e trace= classes and negation, -s, -y, -z, -Z, -qq,
-# -e signal=, -x, -xx, -ff, and the formats of -t, -T and -r.
+# -e signal=, -x, -xx, -P, -ff, and the formats of -t, -T and -r.
 . "$(dirname "$0")/../lib/e2e.sh"
 . "$(dirname "$0")/../lib/ustrace.sh"
 
@@ -24,6 +24,8 @@ same_trace files -s 5 -e trace=read,write
 same_trace files -y -e trace=openat,read,write,close
 same_trace files -x
 same_trace files -xx -y -e trace=openat,read,write,close
+same_trace files -P "$WORK/scratch/a"
+same_trace files -y -P "$WORK/scratch/a" -P "$WORK/scratch/d"
 same_trace files -z
 same_trace files -Z
 same_trace signals -qq -e signal=none

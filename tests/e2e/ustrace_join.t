@@ -211,4 +211,20 @@ TID=$(tr ' ' '\n' <<<"$FILES" | grep -vx "ff.$READER_PID" | head -1)
 like "$(cat "$WORK/${TID:-none}" 2>/dev/null)" '^ +[0-9]+\.[0-9]{6} rseq\(' "... the thread's own file, from its first syscall"
 unlike "$(cat "$WORK"/ff.*)" 'unfinished|resumed|^\[pid' '... no prefixes, no unfinished lines'
 
+# -P through the daemon: the path travels too; only the calls naming it
+start_reader "$INFDIR/trace_loop" 3 0 gate
+start_server --attach :0 "$READER_PID" || bail "utraced did not attach"
+wait_until test -S "$(rendezvous_sock "$READER_PID")" || bail "no rendezvous socket"
+remote_gdb_bg "$WORK/gdbP.out" "$INFDIR/trace_loop" continue
+"$USTRACE" -P /nonexistent/trace_loop -o "$WORK/P.out" -p "$READER_PID" 2>"$WORK/P.err" &
+U=$!
+track "$U"
+wait_until file_has "$WORK/P.err" "^ustrace: Process $READER_PID attached\$"
+wait_until eval '[[ $(pid_state '"$READER_PID"') == S ]]'
+feed_reader go
+ok '-P, a held process: ustrace ends with the program' wait_exit "$U"
+is "$(grep -c '^openat(AT_FDCWD, "/nonexistent/trace_loop", O_RDONLY) = -1 ENOENT' "$WORK/P.out")" 3 \
+	'... the three openat of the path'
+is "$(grep -cv '^openat\|^+++ exited' "$WORK/P.out")" 0 '... and nothing else'
+
 done_testing

@@ -14,7 +14,8 @@ mkdir -p "$WORK/scratch"
 
 # normalise FILE: what differs from run to run becomes a placeholder:
 # addresses, pids (prefixes, return values of fork/clone, set_tid_address,
-# si_pid), ports, random bytes, file sizes and the environment's size.
+# si_pid), ports, random bytes, file sizes, the environment's size and a
+# child's CPU time (SIGCHLD's si_utime, si_stime).
 normalise() {
 	sed -E \
 		-e 's/0x[0-9a-f]{5,}/ADDR/g' \
@@ -27,7 +28,8 @@ normalise() {
 		-e 's/(wait4|kill|tgkill)\([0-9]+/\1(PID/; s/(tgkill\(PID, )[0-9]+/\1PID/' \
 		-e 's/(FUTEX_[A-Z_|]+, )[0-9]{3,}/\1PID/' \
 		-e 's/htons\([0-9]+\)/htons(PORT)/' \
-		-e 's/st_size=[0-9]+/st_size=N/' "$1"
+		-e 's/st_size=[0-9]+/st_size=N/' \
+		-e 's/si_([us])time=[0-9]+( \/\* [0-9.]+ s \*\/)?/si_\1time=T/g' "$1"
 }
 
 # joined FILE: normalise, then each "<unfinished ...>" line joined with its

@@ -220,6 +220,29 @@ static void test_msghdr(void)
 	trc_free(t);
 }
 
+static void trace_paths(struct trc_opts *o)
+{
+	char err[64];
+
+	trc_add_path(o, "/etc/passwd", err, sizeof(err));
+	trc_add_path(o, "/file4", err, sizeof(err));
+}
+
+/* -P: a path argument, or an fd argument open on the path (fake: fd N is /fileN). */
+static void test_paths(void)
+{
+	struct trc *t = new_trc(trace_paths);
+
+	is_str(call(t, SYS_openat, (uint64_t)AT_FDCWD, 0x2000, O_RDONLY, 0, 0, 0, 4),
+	       "openat(AT_FDCWD, \"/etc/passwd\", O_RDONLY) = 4\n", "-P: a call naming the path");
+	is_str(call(t, SYS_close, 4, 0, 0, 0, 0, 0, 0),
+	       "close(4)                                = 0\n",
+	       "-P: a call on an fd open on a path");
+	is_str(call(t, SYS_close, 3, 0, 0, 0, 0, 0, 0), "", "-P: not another fd");
+	is_str(call(t, SYS_getpid, 0, 0, 0, 0, 0, 0, 100), "", "-P: not a call without paths");
+	trc_free(t);
+}
+
 static void test_threads(void)
 {
 	struct trc *t = new_trc(NULL);
@@ -255,11 +278,21 @@ static void test_threads(void)
 	si.si_code = SI_USER;
 	si.si_pid = 7;
 	trc_signal(t, &a, &si);
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGCHLD;
+	si.si_code = CLD_EXITED;
+	si.si_pid = 8;
+	si.si_stime = 123;
+	trc_signal(t, &a, &si);
 	trc_killed(t, &a, SIGKILL, false);
 	is_str(out.data,
 	       "--- SIGUSR1 {si_signo=SIGUSR1, si_code=SI_USER, si_pid=7, si_uid=0} ---\n"
+	       "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=8, si_uid=0, "
+	       "si_status=0, "
+	       "si_utime=0, si_stime=123 /* 1.23 s */} ---\n"
 	       "+++ killed by SIGKILL +++\n",
-	       "signal and death (one thread left: no prefix)");
+	       "signals (a child's CPU time in seconds too) and death (one thread left: no "
+	       "prefix)");
 	trc_free(t);
 }
 
@@ -394,6 +427,7 @@ int main(void)
 	test_lines();
 	test_hex();
 	test_msghdr();
+	test_paths();
 	test_threads();
 	test_split();
 	test_staging();

@@ -37,6 +37,8 @@ int main(void)
 	w.o.count_wall = true;
 	w.o.xstrings = 2;
 	w.o.relative = true;
+	is_int(trc_add_path(&w.o, "/nonexistent/a", err, sizeof(err)), 0, "-P /nonexistent/a");
+	is_int(trc_add_path(&w.o, "/nonexistent/b;c", err, sizeof(err)), 0, "-P with a ';'");
 	w.o.pfx = TRC_PFX_PLAIN;
 	w.follow = true;
 	is_int(trc_parse_trace(&w.o, "!%network", err, sizeof(err)), 0, "-e trace=!%%network");
@@ -66,6 +68,6 @@ int main(void)
 	memcpy(bad, text, (size_t)n + 1);
 	strcpy(bad + n, ";x=1");
 	is_int(trc_wire_decode(&back, bad, strlen(bad)), -1, "a key twice is refused");
-	is_int(trc_wire_decode(&back, "v=4;s=32", 8), -1, "missing keys are refused");
+	is_int(trc_wire_decode(&back, "v=5;s=32", 8), -1, "missing keys are refused");
 	return done_testing();
 }

@@ -83,6 +83,12 @@ int main(void)
 	       "exclusive",
 	       "... strace's message");
 
+	is_int(PARSE("-P", "/nonexistent/a", "--trace-path=/nonexistent/b", "prog"), 0, "-P twice");
+	ok(trc_path_wanted(&o.trc, "/nonexistent/a") && trc_path_wanted(&o.trc, "/nonexistent/b") &&
+		   !trc_path_wanted(&o.trc, "/nonexistent"),
+	   "... both paths, nothing else");
+	is_int(PARSE("-P", "", "prog"), -1, "-P with an empty path");
+
 	is_int(PARSE("-h"), 0, "-h");
 	is_int(o.action, UST_HELP, "... asks for help");
 	is_int(PARSE("-V"), 0, "-V");
