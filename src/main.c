@@ -2,7 +2,7 @@
  * main.c: the command line, gdbserver's: argv -> ep_config -> server.
  *
  *   utraced [OPTIONS] COMM PROG [ARGS...]
- *   utraced [OPTIONS] --attach COMM PID
+ *   utraced [OPTIONS] --attach COMM PID   (or COMM --attach PID, as gdbserver)
  *   utraced [OPTIONS] --multi COMM
  *   utraced [OPTIONS] --mount DIR [--multi COMM]
  */
@@ -206,6 +206,11 @@ int main(int argc, char **argv)
 	}
 	cfg.comm = argv[optind++];
 	cfg.srv.stdio = !strcmp(cfg.comm, "-") || !strcmp(cfg.comm, "stdio");
+	/* gdbserver still takes the old spelling "COMM --attach PID" (GDB's testsuite uses it) */
+	if (!attach && optind < argc - 1 && !strcmp(argv[optind], "--attach")) {
+		attach = true;
+		optind++;
+	}
 	if (attach) {
 		if (optind != argc - 1 || !(cfg.attach_pid = parse_pid(argv[optind]))) {
 			fprintf(stderr, "utraced: --attach needs one PID\n");

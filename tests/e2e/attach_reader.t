@@ -2,7 +2,8 @@
 # Attach to demo_reader while it waits in read(): backtrace, registers
 # (general and vector), globals and locals, detach; the program goes on
 # working.  Then attach again, continue, interrupt with ^C (SIGINT to gdb),
-# detach; the program still works and exits normally at end of input.
+# detach; the program still works and exits normally at end of input. The
+# old spelling COMM --attach PID works too.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 PROG=$INFDIR/demo_reader
@@ -37,6 +38,13 @@ like "$(server_stderr)" "^Detaching from process $READER_PID\$" 'server: Detachi
 
 feed_reader world
 ok 'after the detach the program answers' reader_says '^demo> got: world'
+
+# --- gdbserver's old spelling, COMM --attach PID (GDB's testsuite uses it)
+start_server :0 --attach "$READER_PID" || bail "server did not attach (COMM --attach PID)"
+like "$(server_stderr)" "^Attached; pid = $READER_PID\$" 'COMM --attach PID: attached'
+remote_gdb "$PROG" bt detach
+like "$GDB_OUT" "^#0 .* in $IN_READ " '... bt in read()'
+ok '... the server exits after the detach' server_exits
 
 # --- attach, continue, ^C, detach
 start_server --attach :0 "$READER_PID" || bail "server did not attach again"
