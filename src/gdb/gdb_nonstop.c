@@ -5,8 +5,8 @@
  * answered "OK" at once; each stop is queued, and gdb hears of the queue
  * through one "%Stop:" notification, then drains it with vStopped (each
  * reply is the next stop, "OK" when none is left). A stop that arrives
- * while gdb is draining is simply added to the queue. '?' fills the queue
- * with every thread that is stopped.
+ * while gdb is draining is simply added to the queue. '?' reports one
+ * stopped thread and lets the others run (question_one()).
  */
 #include "gdb_int.h"
 
@@ -94,7 +94,28 @@ int gdb_handle_vstopped(struct gdb_session *s, const char *p, size_t len)
 	return 0;
 }
 
-/* '?' in non-stop: every stopped thread, the last event's first. */
+/*
+ * gdb 13 cannot take more than one stop in answer to the '?' of its
+ * connection: it asks for them all, then its remote target, not yet
+ * asynchronous, trips over its own event marker at the second
+ * ("remote.c:8351: internal-error: wait: Assertion ... failed"). So, as
+ * gdbserver after an attach, the first stopped thread is reported and
+ * the others, whose stops no one has heard of, run on: gdb sees them
+ * running, and stops them (all-stop) or not (non-stop) as it likes.
+ */
+static void question_one(struct gdb_session *s)
+{
+	const struct engine_resume acts[2] = {
+		{.tid = s->nsq[0].tid, .action = ENGINE_HOLD},
+		{.tid = -1, .action = ENGINE_RUN},
+	};
+	const pid_t pids[2] = {s->nsq[0].pid, 0};
+
+	if (gdb_procs_resume(s, acts, pids, 2) == 0)
+		s->nsq_len = 1;
+}
+
+/* '?' in non-stop: the last event's thread, else the first stopped one. */
 int gdb_nonstop_question(struct gdb_session *s)
 {
 	s->nsq_len = 0;
@@ -128,6 +149,8 @@ int gdb_nonstop_question(struct gdb_session *s)
 		buf_puts(&s->reply, "OK");
 		return 0;
 	}
+	if (s->nsq_len > 1)
+		question_one(s);
 	gdb_stop_reply(s, &s->nsq[0], &s->reply);
 	return 0;
 }
