@@ -97,10 +97,12 @@ static bool joiners_left(struct server *sv)
 /*
  * No process left to serve and not --multi: gdbserver exits. Rendezvous
  * clients keep the daemon (and their process) alive whatever the COMM
- * client did.
+ * client did; so does an extended-remote COMM client, who may `run` again.
  */
 static bool nothing_left(struct server *sv)
 {
+	if (sv->primary.extended && primary_conn(sv))
+		return false;
 	return !sv->cfg->srv.multi && !sv->fuse && !sv->primary.engine && !joiners_left(sv);
 }
 
@@ -181,6 +183,7 @@ static void accept_primary(struct server *sv, struct ep_item *item)
 	rsp_conn_free(&s->rsp);
 	rsp_conn_init(&s->rsp);
 	s->multiprocess = false;
+	s->extended = false;
 	s->waiting = false;
 	rejoin(sv);
 	conn_add(sv, fd, fd, s, true);

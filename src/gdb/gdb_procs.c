@@ -33,8 +33,34 @@ int gdb_proc_add(struct gdb_session *s, struct engine *e)
 }
 
 /* Forget e (already detached or about to be); select another process. */
+/*
+ * The last stop was a thread of a process gdb is done with (vKill of one
+ * of several): '?' must not name it (a reconnecting gdb cannot find the
+ * thread and stops with an internal error). It names another's stop.
+ */
+static void last_elsewhere(struct gdb_session *s, pid_t gone)
+{
+	struct engine_stop st;
+	struct engine *e;
+	pid_t tid;
+
+	if (!s->have_last || s->last.pid != gone || !gdb_stop_has_thread(&s->last))
+		return;
+	if (!s->nprocs) {
+		s->have_last = false;
+		return;
+	}
+	/* a plain stop: its own last event (a fork, say) gdb has dealt with already */
+	e = s->procs[0].e;
+	tid = engine_stop_report(e, &st) && gdb_stop_has_thread(&st) ? st.tid : engine_pid(e);
+	s->last =
+		(struct engine_stop){.kind = ENGINE_STOP_STOPPED, .pid = engine_pid(e), .tid = tid};
+}
+
 void gdb_proc_remove(struct gdb_session *s, struct engine *e)
 {
+	pid_t pid = engine_pid(e);
+
 	for (size_t i = 0; i < s->nprocs; i++) {
 		if (s->procs[i].e != e)
 			continue;
@@ -46,6 +72,7 @@ void gdb_proc_remove(struct gdb_session *s, struct engine *e)
 		s->g_tid = 0;
 		s->c_tid = 0;
 	}
+	last_elsewhere(s, pid);
 }
 
 void gdb_proc_detach(struct gdb_session *s, struct engine *e)

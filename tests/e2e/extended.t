@@ -12,7 +12,10 @@
 #     process the session has is refused;
 #  3. with a terminal (script(1)): a program run, detached, then the
 #     server told to exit lives on (the terminal's foreground group is
-#     given back before the server exits, as gdbserver does).
+#     given back before the server exits, as gdbserver does);
+#  4. extended-remote to a server without --multi: the program exits and
+#     the connection stays, `run` starts it again;
+#  5. a followed fork child killed, gdb reconnects: '?' names the parent.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 # 1 ---------------------------------------------------------------- cwd
@@ -79,5 +82,33 @@ if command -v script >/dev/null; then
 else
 	skip 2 'script(1) is not installed'
 fi
+
+# 4 ------------------------------- extended-remote to a server without --multi
+# The program exits: the connection stays (gdb may `run` again), as with
+# gdbserver (gdb.server/exit-multiple-threads.exp).
+start_server --once :0 "$PROG" || bail "server did not start"
+ex_args "target extended-remote $TARGET" 'continue' 'run' 'info inferiors'
+run_gdb "$PROG" "${EX[@]}"
+like "$GDB_OUT" 'exited with code 07' 'no --multi: the program exits'
+unlike "$GDB_OUT" 'Remote connection closed' '  the connection stays'
+is "$(grep -c 'exited with code 07' <<<"$GDB_OUT")" 2 '  and run starts it again'
+is "$(grep -c '^Process .* created; pid = ' "$SERVER_ERR")" 2 '  ... through the server'
+
+# 5 ------------------------ a killed fork child, then a reconnect
+# gdb kills the child it followed and reconnects: the stop '?' reports is
+# the parent's, not the dead child's (gdb.server/extended-remote-restart.exp).
+FORKP=$INFDIR/syscall_fork
+start_server --multi :0 || bail "server did not start"
+ex_args "target extended-remote $TARGET" "set remote exec-file $FORKP" 'set detach-on-fork off' \
+	'set follow-fork-mode child' 'break say' 'run' 'continue' 'info inferiors' 'kill' 'disconnect' \
+	"target extended-remote $TARGET" 'echo MARK\n' 'info inferiors' 'kill'
+run_gdb "$FORKP" "${EX[@]}"
+unlike "$GDB_OUT" 'internal-error' 'a fork child killed: gdb reconnects'
+like "$GDB_OUT" 'hit Breakpoint 1(\.[0-9]+)?, say \(s=.*"child 1' '  the child stopped in say'
+AFTER=$(sed -n '/^MARK$/,$p' <<<"$GDB_OUT")
+is "$(grep -c ' process [0-9]\+ ' <<<"$AFTER")" 1 '  after the reconnect: one process, the parent'
+like "$AFTER" '^\[Inferior [0-9]+ \(process [0-9]+\) killed\]' '  which gdb kills'
+kill -TERM "$SERVER_PID" 2>/dev/null
+server_exits
 
 done_testing
