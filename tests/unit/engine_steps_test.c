@@ -30,6 +30,17 @@ static void step_over_ends(int i, uint64_t bp)
 	k_intr_all();
 }
 
+/* A fresh world: T2 has hit A's breakpoint at X, every thread stopped. */
+static void t2_stopped_at_x(void)
+{
+	setup();
+	engine_bp_insert(A, ENGINE_BP_SW, BP_X, 1);
+	k_int3(2, BP_X);
+	k_intr_all();
+	poll_reports();
+	trace();
+}
+
 static void test_step_over(void)
 {
 	static const struct engine_resume step2[] = {
@@ -39,12 +50,7 @@ static void test_step_over(void)
 	struct arch_regs *r;
 
 	diag("step over a breakpoint");
-	setup();
-	engine_bp_insert(A, ENGINE_BP_SW, BP_X, 1);
-	k_int3(2, BP_X);
-	k_intr_all();
-	poll_reports();
-	trace();
+	t2_stopped_at_x();
 	engine_resume(A, &all_run, 1);
 	is_str(trace(), "s2", "A continues from X: T2 alone is single-stepped");
 	ok(p->step_over == th(2), "  as the step over");
@@ -94,12 +100,7 @@ static void test_step_over(void)
 	ok(ra.n == 4, "  A does not hear Y a second time");
 	teardown();
 
-	setup();
-	engine_bp_insert(A, ENGINE_BP_SW, BP_X, 1);
-	k_int3(2, BP_X);
-	k_intr_all();
-	poll_reports();
-	trace();
+	t2_stopped_at_x();
 	engine_resume(A, &all_run, 1);
 	is_str(trace(), "s2", "T2 steps over X");
 	engine_interrupt(B);
