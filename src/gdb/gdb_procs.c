@@ -32,7 +32,6 @@ int gdb_proc_add(struct gdb_session *s, struct engine *e)
 	return 0;
 }
 
-/* Forget e (already detached or about to be); select another process. */
 /*
  * The last stop was a thread of a process gdb is done with (vKill of one
  * of several): '?' must not name it (a reconnecting gdb cannot find the
@@ -57,6 +56,7 @@ static void last_elsewhere(struct gdb_session *s, pid_t gone)
 		(struct engine_stop){.kind = ENGINE_STOP_STOPPED, .pid = engine_pid(e), .tid = tid};
 }
 
+/* Forget e (already detached or about to be); select another process. */
 void gdb_proc_remove(struct gdb_session *s, struct engine *e)
 {
 	pid_t pid = engine_pid(e);

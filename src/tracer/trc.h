@@ -227,6 +227,8 @@ int trc_parse_signals(struct trc_opts *o, const char *spec, char *err, size_t er
 int trc_add_path(struct trc_opts *o, const char *path, char *err, size_t errlen);
 /* Whether path is one of -P's. */
 bool trc_path_wanted(const struct trc_opts *o, const char *path);
+/* The bytes o->paths holds, each path's NUL included, the final "" not. */
+size_t trc_paths_used(const struct trc_opts *o);
 
 /* Numbers set in o->trace for pers, into nrs (at most max); returns the count. */
 size_t trc_traced_nrs(const struct trc_opts *o, enum trc_pers pers, long *nrs, size_t max);

@@ -216,6 +216,7 @@ static int run_decoder(struct trc_call *c, long nr)
 void trc_syscall_entry(struct trc *t, const struct trc_who *w, long nr, const uint64_t args[6])
 {
 	struct trc_thr *th = thr_get(t, w->tid, true);
+	bool by_result = t->o.only_ok || t->o.only_fail; /* -z/-Z: shown, or not, at exit */
 	struct trc_call c;
 	struct buf *b;
 	int i;
@@ -232,7 +233,7 @@ void trc_syscall_entry(struct trc *t, const struct trc_who *w, long nr, const ui
 	if (!th->shown || (t->o.count == TRC_COUNT_ONLY && !t->o.paths[0]))
 		return;
 	/* -P decides once the arguments are decoded: the line waits until then */
-	th->staging = t->o.only_ok || t->o.only_fail || t->o.paths[0];
+	th->staging = by_result || t->o.paths[0];
 	b = th->staging ? &th->staged : &t->pre;
 	buf_reset(b);
 	print_name(b, w->pers, nr);
@@ -244,7 +245,7 @@ void trc_syscall_entry(struct trc *t, const struct trc_who *w, long nr, const ui
 		th->shown = th->staging = false; /* neither shown nor counted */
 		return;
 	}
-	th->staging = t->o.only_ok || t->o.only_fail;
+	th->staging = by_result;
 	if (!th->staging && t->o.count != TRC_COUNT_ONLY) {
 		t->sink.start(t->sink.ctx, w->tid, &w->ts);
 		out_text(t, b);

@@ -191,7 +191,7 @@ bool trc_traces_all(const struct trc_opts *o, enum trc_pers pers)
 	return true;
 }
 
-static size_t paths_used(const struct trc_opts *o)
+size_t trc_paths_used(const struct trc_opts *o)
 {
 	size_t n = 0;
 
@@ -210,7 +210,7 @@ bool trc_path_wanted(const struct trc_opts *o, const char *path)
 
 static int add_one_path(struct trc_opts *o, const char *path, char *err, size_t errlen)
 {
-	size_t used = paths_used(o), len = strlen(path);
+	size_t used = trc_paths_used(o), len = strlen(path);
 
 	if (!len) {
 		snprintf(err, errlen, "-P: an empty path");

@@ -74,8 +74,10 @@ static void print_cmsg_data(struct trc_call *c, const struct cmsghdr64 *h, const
 static uint64_t print_cmsg(struct trc_call *c, const uint8_t *buf, uint64_t off, uint64_t have)
 {
 	struct cmsghdr64 h;
+	bool whole; /* its length is sane and its data was read */
 
 	memcpy(&h, buf + off, sizeof(h));
+	whole = h.len >= CMSG_HDR && h.len <= have - off;
 	tp_fmt(c, "{cmsg_len=%llu, cmsg_level=", (unsigned long long)h.len);
 	tp_xval_dec(c, trc_sock_levels, (uint32_t)h.level, "SOL_???");
 	tp_str(c, ", cmsg_type=");
@@ -83,10 +85,10 @@ static uint64_t print_cmsg(struct trc_call *c, const uint8_t *buf, uint64_t off,
 		tp_xval(c, scm_types, (uint32_t)h.type, "SCM_???");
 	else
 		tp_hex(c, (uint32_t)h.type);
-	if (h.len >= CMSG_HDR && h.len <= have - off)
+	if (whole)
 		print_cmsg_data(c, &h, buf + off + CMSG_HDR);
 	buf_putc(c->b, '}');
-	return h.len >= CMSG_HDR && h.len <= have - off ? CMSG_ALIGN8(h.len) : 0;
+	return whole ? CMSG_ALIGN8(h.len) : 0;
 }
 
 /* msg_control=[{cmsg_len=..., ...}, ...]: what fits in len bytes. */

@@ -275,8 +275,9 @@ void tp_buf_hex(struct trc_call *c, uint64_t addr, uint64_t len)
 
 /*
  * A NUL-terminated string of at most max bytes: prints it, with "..." when
- * no NUL came within max. path: it is a path argument, for -P. Reads in page-bounded pieces, since
- * the string may end just before an unmapped page.
+ * no NUL came within max. path: it is a path argument, for -P. Reads in
+ * page-bounded pieces, since the string may end just before an unmapped
+ * page.
  */
 static void tp_strz(struct trc_call *c, uint64_t addr, size_t max, bool path)
 {

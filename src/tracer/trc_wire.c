@@ -106,15 +106,13 @@ static int put_set(char *out, size_t room, const char *key, const struct trc_set
 }
 
 /* -P's paths: their bytes, NULs included, in hex ("" without -P). */
-static int put_paths(char *out, size_t room, const char *paths)
+static int put_paths(char *out, size_t room, const struct trc_opts *o)
 {
-	size_t len = 0;
+	size_t len = trc_paths_used(o);
 	int n = snprintf(out, room, ";P=");
 
-	while (paths[len])
-		len += strlen(paths + len) + 1;
 	for (size_t i = 0; i < len && n >= 0 && (size_t)n < room; i++)
-		n += snprintf(out + n, room - (size_t)n, "%02x", (unsigned char)paths[i]);
+		n += snprintf(out + n, room - (size_t)n, "%02x", (unsigned char)o->paths[i]);
 	return n;
 }
 
@@ -136,7 +134,7 @@ int trc_wire_encode(const struct trc_wire *w, char *out, size_t outlen)
 	if (len < outlen)
 		len += (size_t)put_set(out + len, outlen - len, "sig", &w->o.signals);
 	if (len < outlen)
-		len += (size_t)put_paths(out + len, outlen - len, w->o.paths);
+		len += (size_t)put_paths(out + len, outlen - len, &w->o);
 	return len < outlen ? (int)len : -1;
 }
 

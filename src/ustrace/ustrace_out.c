@@ -24,20 +24,26 @@ static void file_write(void *ctx, const char *s, size_t n)
 	fwrite(s, 1, n, ctx);
 }
 
-static void *task_open(void *ctx, pid_t tid, bool again)
+/* An output file, line-buffered; NULL (said on stderr, as strace) if it cannot be. */
+static FILE *out_file(const char *path, const char *mode)
 {
-	struct ust_out *uo = ctx;
-	char path[4096];
-	FILE *f;
+	FILE *f = fopen(path, mode);
 
-	snprintf(path, sizeof(path), "%s.%d", uo->prefix, (int)tid);
-	f = fopen(path, again ? "ae" : "we");
 	if (!f) {
 		fprintf(stderr, "ustrace: Can't fopen '%s': %s\n", path, strerror(errno));
 		return NULL;
 	}
 	setvbuf(f, NULL, _IOLBF, 0);
 	return f;
+}
+
+static void *task_open(void *ctx, pid_t tid, bool again)
+{
+	struct ust_out *uo = ctx;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s.%d", uo->prefix, (int)tid);
+	return out_file(path, again ? "ae" : "we");
 }
 
 static void task_close(void *ctx, void *wctx)
@@ -58,13 +64,13 @@ struct ust_out *ust_out_open(const struct ust_opts *o)
 		uo->split = trc_split_new(&o->trc, &uo->io);
 		return uo;
 	}
-	uo->f = stderr;
-	if (o->outfile && !(uo->f = fopen(o->outfile, "we"))) {
-		fprintf(stderr, "ustrace: Can't fopen '%s': %s\n", o->outfile, strerror(errno));
+	uo->f = o->outfile ? out_file(o->outfile, "we") : stderr;
+	if (!uo->f) {
 		free(uo);
 		return NULL;
 	}
-	setvbuf(uo->f, NULL, _IOLBF, 0);
+	if (uo->f == stderr)
+		setvbuf(stderr, NULL, _IOLBF, 0); /* a line at a time there too, as strace */
 	uo->out = trc_out_new(&o->trc, file_write, uo->f);
 	return uo;
 }
