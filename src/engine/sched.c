@@ -45,6 +45,21 @@ static bool stop_threads(struct uproc *p)
 	return all;
 }
 
+/*
+ * The thread a ^C names: one that e let run, as gdbserver does; with
+ * scheduler-locking gdb resumes one thread and goes on with the one the
+ * ^C names, so naming a held one would lock the wrong thread in.
+ */
+static struct uthread *interrupted_thread(struct uproc *p, const struct engine *e)
+{
+	struct uthread *last = p->last_event ? p->last_event : p->threads;
+
+	if (!last || !(last->hold_mask & ENGINE_BIT(e)))
+		return last;
+	for_each_thread(p, th) if (!(th->hold_mask & ENGINE_BIT(e))) return th;
+	return last;
+}
+
 static void deliver_reports(struct uproc *p)
 {
 	for_each_engine(p, e)
@@ -52,7 +67,7 @@ static void deliver_reports(struct uproc *p)
 		if (!e->has_report && !(e->interrupt_req && !e->stopped))
 			continue;
 		if (!e->has_report) {
-			struct uthread *th = p->last_event ? p->last_event : p->threads;
+			struct uthread *th = interrupted_thread(p, e);
 
 			e->report = (struct engine_stop){.kind = ENGINE_STOP_INTERRUPT,
 							 .pid = p->pid,
