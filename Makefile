@@ -13,6 +13,8 @@ endif
 # --mount needs libfuse3 (pkg-config fuse3); without it utraced builds without --mount.
 FUSE_LIBS   := $(shell pkg-config --libs fuse3 2>/dev/null)
 FUSE_CFLAGS := $(if $(FUSE_LIBS),$(shell pkg-config --cflags fuse3),-DUTRACED_NO_FUSE)
+# Zydis decodes x86 instructions for the out-of-line step-over (src/arch/x86/x86_xol.c).
+ZYDIS_LIBS  := -lZydis
 
 # Pure code: no ptrace, no sockets. Unit tests link only this.
 PURE_SRCS := $(wildcard src/util/*.c src/rsp/*.c src/arch/x86/*.c src/agent/*.c) src/gdb/gdb_signals.c src/gdb/gdb_fileio.c src/gdb/gdb_launch.c
@@ -41,7 +43,7 @@ all: $(B)/utraced $(B)/ustrace
 
 # The daemon runs the tracer core itself for trace sessions (src/gdb/gdb_trace.c).
 $(B)/utraced: $(OBJS) $(TRC_OBJS)
-	$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(ZYDIS_LIBS)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -74,7 +76,7 @@ $(B)/libust.a: $(filter-out $(B)/src/ustrace/ustrace_main.o,$(UST_OBJS))
 	ar rcs $@ $^
 
 $(B)/ustrace: $(B)/src/ustrace/ustrace_main.o $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(ZYDIS_LIBS)
 
 $(B)/libpure.a: $(PURE_OBJS)
 	ar rcs $@ $^
@@ -87,7 +89,7 @@ $(B)/libutraced.a: $(filter-out $(B)/src/main.o,$(OBJS))
 # (and what it needs in turn: gdb_trace.o the tracer core).
 $(B)/tests/unit/%: tests/unit/%.c $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -Itests/lib -o $@ $< $(filter %.o,$^) $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a $(B)/libtrc.a $(B)/libpure.a $(FUSE_LIBS)
+	$(CC) $(CFLAGS) -Isrc -Itests/lib -o $@ $< $(filter %.o,$^) $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a $(B)/libtrc.a $(B)/libpure.a $(FUSE_LIBS) $(ZYDIS_LIBS)
 
 # The engine unit tests run on a fake kernel: its ptrace(), waitpid() and
 # poll() come before the libraries, so the engine calls them, not libc's.

@@ -113,4 +113,37 @@ int arch_dr_remove(struct arch_dregs *dr, enum arch_dr_type type, uint64_t addr,
 /* The slot that DR6 says triggered (lowest one), or -1. */
 int arch_dr_hit_slot(const struct arch_dregs *dr, uint64_t dr6);
 
+/*
+ * Out-of-line execution of one instruction (x86_xol.c): the code that does
+ * what the instruction at addr does when it runs at slot instead, then
+ * goes on where the original would. kind ARCH_XOL_INPLACE (why says why):
+ * it cannot, step it where it is. Pure: bytes in, bytes out.
+ */
+#define ARCH_XOL_SLOT	64 /* bytes of code a slot holds */
+#define ARCH_XOL_POINTS 4
+enum arch_xol_kind {
+	ARCH_XOL_RUN,
+	ARCH_XOL_INPLACE,
+};
+struct arch_xol {
+	enum arch_xol_kind kind;
+	const char *why; /* INPLACE: a short reason ("system call", "trap", ...) */
+	uint8_t code[ARCH_XOL_SLOT];
+	size_t code_len;
+	size_t insn_len; /* of the original */
+	/* the instruction boundaries of code[]: where a thread stopped there is */
+	unsigned npoints;
+	struct arch_xol_point {
+		uint8_t off;  /* in code[] */
+		uint8_t undo; /* bytes pushed so far, to take back */
+		uint64_t pc;  /* the program's pc for a thread stopped there */
+	} points[ARCH_XOL_POINTS];
+};
+/* insn: avail bytes at addr (the original, no trap in them). 0 (see kind) or -errno. */
+int arch_xol_prepare(const struct arch_desc *d, const uint8_t *insn, size_t avail, uint64_t addr,
+		     uint64_t slot, struct arch_xol *out);
+/* r stopped inside the slot: moved where the program is. False if not at a boundary. */
+bool arch_xol_fixup(const struct arch_xol *x, uint64_t slot, const struct arch_desc *d,
+		    struct arch_regs *r);
+
 #endif

@@ -2,7 +2,8 @@
 # Installs what the tests need when it is missing (Debian, as root): gdb to
 # drive sessions, gdbserver for side-by-side checks, gcc-multilib for the
 # 32-bit inferiors, libfuse3-dev (with pkg-config, to find it) and fuse3
-# (fusermount3) for `utraced --mount`. Quiet when everything is there already.
+# (fusermount3) for `utraced --mount`, libzydis-dev to build at all (the
+# out-of-line step-over decodes instructions). Quiet when everything is there already.
 set -u
 need=()
 command -v gdb >/dev/null || need+=(gdb)
@@ -13,6 +14,7 @@ command -v strace >/dev/null || need+=(strace)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 [[ -e /usr/include/fuse3/fuse_lowlevel.h ]] || need+=(libfuse3-dev)
 command -v fusermount3 >/dev/null || need+=(fuse3)
+[[ -e /usr/include/Zydis/Zydis.h ]] || need+=(libzydis-dev)
 ((${#need[@]})) || exit 0
 if [[ $(id -u) != 0 ]]; then
 	echo "deps.sh: missing ${need[*]}; install them (apt-get install ${need[*]})" >&2
