@@ -402,6 +402,11 @@ int engine_bp_insert(struct engine *e, enum engine_bp_type type, uint64_t addr, 
 	return bp_hw_insert(e, type, addr, len);
 }
 
+void engine_xol_stats(struct engine *e, struct engine_xol_stats *out)
+{
+	*out = e->p->xol_stats;
+}
+
 bool engine_bp_permanent(struct engine *e, uint64_t addr)
 {
 	struct swbp *bp = bp_find(e->p, addr);

@@ -111,6 +111,15 @@ struct engine_client {
 	void (*on_stop)(void *ctx, const struct engine_stop *stop);
 	/* Observers only (see engine_observe); NULL for stop-mode clients. */
 	void (*on_event)(void *ctx, const struct engine_event *ev);
+	/*
+	 * Optional: tid hit this engine's software breakpoint at addr, and
+	 * this is asked at once, tid stopped, the other threads running on;
+	 * the callback may read tid's registers and memory, and nothing
+	 * else. True: the engine has nothing to report (its condition is
+	 * false, or its dprintf ran), and tid goes on past the breakpoint
+	 * (out of line: no other thread is stopped for it).
+	 */
+	bool (*bp_goes_on)(void *ctx, struct engine *e, pid_t tid, uint64_t addr);
 	const char *name; /* endpoint description, for `engines` listings */
 	pid_t peer_pid;	  /* client process, when known (else 0) */
 	uid_t peer_uid;
@@ -128,6 +137,13 @@ void tracer_free(struct tracer *t); /* detaches (or kills launched-by-us with ki
  * default: as long as it takes, as gdbserver and strace do.
  */
 void tracer_set_stop_timeout(struct tracer *t, int ms);
+/*
+ * Step over breakpoints nobody reports out of line (on, the default) or
+ * in place with every other thread held (off: the old way, for
+ * comparison). See xol.c.
+ */
+void tracer_set_xol(struct tracer *t, bool on);
+
 /* fd to poll for readability (a signalfd for SIGCHLD); then call tracer_poll(). */
 int tracer_fd(struct tracer *t);
 void tracer_poll(struct tracer *t);
@@ -369,6 +385,14 @@ enum engine_bp_type {
 };
 int engine_bp_insert(struct engine *e, enum engine_bp_type type, uint64_t addr, int len);
 int engine_bp_remove(struct engine *e, enum engine_bp_type type, uint64_t addr, int len);
+/* Steps over breakpoints of e's process made by utraced itself (xol.c). */
+struct engine_xol_stats {
+	unsigned long runs;    /* out of line: one stop, no other thread held */
+	unsigned long inplace; /* in place instead, every other thread held */
+	unsigned long caught;  /* threads stopped inside a slot and moved back */
+	const char *last_why;  /* why the last in-place one could not run out of line */
+};
+void engine_xol_stats(struct engine *e, struct engine_xol_stats *out);
 /* Is the instruction under our breakpoint at addr itself a trap (a "permanent" breakpoint)? */
 bool engine_bp_permanent(struct engine *e, uint64_t addr);
 

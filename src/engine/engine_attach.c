@@ -441,6 +441,8 @@ void engine_detach(struct engine *e)
 	if (!p->exited)
 		uproc_stop_all_sync(p, tracer_detach_deadline(p->t));
 	if (!p->exited)
+		xol_release(p);
+	if (!p->exited)
 		uproc_detach_all(p);
 	uproc_free(p);
 }

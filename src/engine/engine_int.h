@@ -85,7 +85,20 @@ struct uthread {
 	uint64_t stop_req;     /* non-stop engines that asked it to stop */
 	uint64_t ctrlc_req;    /* ... with ^C (reported as SIGINT) */
 	uint64_t step_mask;    /* engines that want it single-stepped */
+	/* out-of-line step-over (xol.c) */
+	uint64_t xol_slot;	    /* its slot's address, 0: none yet */
+	uint64_t xol_for;	    /* the breakpoint whose instruction the slot holds */
+	bool xol_busy;		    /* resumed into its slot, no stop seen since */
+	struct arch_xol *xol;	    /* the slot's relocation (for pc fix-ups) */
+	struct xol_inject *xol_inj; /* lent to an injected syscall (xol.c) */
 	struct arch_regs regs;
+};
+
+/* A scratch page of out-of-line slots in the traced process (xol.c). */
+struct xol_page {
+	struct xol_page *next;
+	uint64_t addr;
+	uint64_t used; /* slots taken, one bit each */
 };
 
 struct swbp {
@@ -157,8 +170,14 @@ struct uproc {
 	bool sys_cont;		 /* ... enough for every engine: PTRACE_CONT outside syscalls */
 	uint64_t moribund[MORIBUND_MAX]; /* recently removed breakpoint addresses */
 	unsigned moribund_next;
-	struct uthread *step_over; /* thread stepping over a breakpoint */
-	uint64_t step_over_addr;   /* ... and the trap it steps over */
+	struct uthread *step_over;  /* thread stepping over a breakpoint */
+	uint64_t step_over_addr;    /* ... and the trap it steps over */
+	struct xol_page *xol_pages; /* scratch pages for out-of-line steps */
+	uint64_t xol_sysinsn;	    /* a syscall instruction to inject through (vDSO) */
+	uint64_t xol_unmap;	    /* a page mapped where we did not ask: unmap at the end */
+	unsigned xol_map_failures;  /* mmaps that failed: after 3 we stop trying */
+	bool xol_off;		    /* out of line given up for this process */
+	struct engine_xol_stats xol_stats;
 };
 
 struct tracer {
@@ -182,6 +201,7 @@ struct tracer {
 	} * leaving;
 	size_t nleaving, leaving_cap;
 	int stop_timeout_ms; /* tracer_set_stop_timeout(); 0: as long as it takes */
+	bool xol;	     /* step over breakpoints out of line (tracer_set_xol) */
 };
 
 /* tracer.c */
@@ -266,6 +286,22 @@ void seccomp_sets(struct sysset sets[2], const struct engine_seccomp *sc);
 int seccomp_build(const struct sysset sets[2], struct sock_filter *out, size_t max);
 /* In the launched child: no new privileges, then the filter. 0 or -errno. */
 int seccomp_install(const struct sock_filter *f, size_t n);
+
+/* xol.c */
+enum xol_result {
+	XOL_NO,	     /* step it over in place */
+	XOL_GO,	     /* its pc is in its slot: resume it */
+	XOL_MAPPING, /* it is lent to the mmap of a page, back at its breakpoint after */
+};
+enum xol_result xol_start(struct uthread *th, uint64_t addr);
+/* th stopped: one that stopped inside its slot is put where the program would be. */
+void xol_stopped(struct uthread *th);
+/* A stop of a thread lent to a syscall: true if that was all (see xol.c). */
+bool xol_inject_stop(struct uthread *th, int status);
+void xol_thread_gone(struct uthread *th);
+void xol_exec(struct uproc *p);
+void xol_release(struct uproc *p);
+void xol_free(struct uproc *p);
 
 /* bp.c */
 struct swbp *bp_find(struct uproc *p, uint64_t addr);

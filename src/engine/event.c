@@ -243,6 +243,23 @@ static void make_stop(struct uthread *th, const struct uevent *ev, struct engine
 	}
 }
 
+/*
+ * Engines whose condition at this hit is false, or whose dprintf ran,
+ * drop out: asked once per hit, while the thread is stopped and the
+ * others run on, so a hit nobody reports stops nothing else.
+ */
+static uint64_t bp_filter(struct uthread *th, uint64_t addr, uint64_t want)
+{
+	for_each_engine(th->p, e)
+	{
+		if (!(want & ENGINE_BIT(e)) || !e->client.bp_goes_on)
+			continue;
+		if (e->client.bp_goes_on(e->client.ctx, e, th->tid, addr))
+			want &= ~ENGINE_BIT(e);
+	}
+	return want;
+}
+
 void event_dispatch(struct uthread *th)
 {
 	struct uproc *p = th->p;
@@ -268,6 +285,11 @@ void event_dispatch(struct uthread *th)
 		return;
 	}
 	th->has_pending = false;
+	if (ev.kind == UEV_SWBREAK) {
+		want = bp_filter(th, ev.addr, want);
+		th->at_bp = true; /* reported or not, it must go on past the trap */
+		th->bp_pc = ev.addr;
+	}
 	if (ev.kind == UEV_SIGNAL) {
 		th->deliver_sig = ev.sig;
 		th->sig_orig = ev.sig;
@@ -276,10 +298,6 @@ void event_dispatch(struct uthread *th)
 	}
 	if (!want)
 		return;
-	if (ev.kind == UEV_SWBREAK) {
-		th->at_bp = true;
-		th->bp_pc = ev.addr;
-	}
 	for_each_engine(p, e)
 	{
 		struct engine_stop st;

@@ -8,8 +8,10 @@
  *     over a breakpoint, interrupts every running thread and waits until
  *     all are stopped, then delivers the reports (the process is now
  *     stopped for those engines, which hold every thread);
- *  3. steps one thread over its breakpoint, the others held, so no thread
- *     can run through the momentarily removed trap and miss a hit;
+ *  3. sends threads that must go on past a breakpoint through their
+ *     out-of-line slots (xol.c), or, for what cannot run elsewhere, steps
+ *     one thread over it in place, the others held, so no thread can run
+ *     through the momentarily removed trap and miss a hit;
  *  4. resumes every thread that no engine holds.
  */
 #include "engine_int.h"
@@ -125,21 +127,39 @@ static bool runnable(const struct uthread *th)
 	return th->stopped && !th->has_pending && !th->hold_mask && !th->stop_req;
 }
 
-/* A runnable thread sitting on an inserted trap it was stopped at. */
+/*
+ * A runnable thread sitting on an inserted trap it was stopped at, that
+ * must step over it in place; those that can go out of line (xol.c) are
+ * sent on their way here, without stopping anything.
+ */
 static struct uthread *find_step_over(struct uproc *p)
 {
 	for_each_thread(p, th)
 	{
 		struct swbp *bp;
+		uint64_t pc;
 
 		if (!runnable(th) || !th->at_bp)
 			continue;
 		if (regs_fetch(th, false) < 0)
 			continue;
-		bp = bp_find(p, arch_pc(p->arch, &th->regs));
-		if (bp && bp->inserted)
+		pc = arch_pc(p->arch, &th->regs);
+		bp = bp_find(p, pc);
+		if (!bp || !bp->inserted) {
+			th->at_bp = false;
+			continue;
+		}
+		if (th->step_mask)
+			return th; /* a step asked for: one instruction, in place */
+		switch (xol_start(th, pc)) {
+		case XOL_GO:
+			resume_thread(th, false);
+			break;
+		case XOL_MAPPING:
+			break;
+		case XOL_NO:
 			return th;
-		th->at_bp = false;
+		}
 	}
 	return NULL;
 }

@@ -38,6 +38,7 @@ struct tracer *tracer_new(void)
 
 	if (!t)
 		return NULL;
+	t->xol = true;
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, NULL);
@@ -218,6 +219,11 @@ int tracer_wait_one(struct tracer *t)
 		tid = reap_one(t, 0);
 	while (tid < 0 && errno == EINTR);
 	return tid < 0 ? -errno : 0;
+}
+
+void tracer_set_xol(struct tracer *t, bool on)
+{
+	t->xol = on;
 }
 
 void tracer_set_stop_timeout(struct tracer *t, int ms)

@@ -62,6 +62,7 @@ void uproc_free(struct uproc *p)
 	}
 	while (p->threads)
 		uthread_remove(p->threads);
+	xol_free(p);
 	while (p->bps) {
 		struct swbp *bp = p->bps;
 
@@ -108,6 +109,7 @@ void uthread_remove(struct uthread *th)
 		p->last_event = NULL;
 	if (p->step_over == th)
 		sched_step_over_done(p);
+	xol_thread_gone(th);
 	free(th);
 }
 
@@ -286,6 +288,7 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 		for (struct swbp *bp = p->bps; bp; bp = bp->next)
 			bp->inserted = false;
 		memset(p->moribund, 0, sizeof(p->moribund));
+		xol_exec(p);
 		p->leader_gone = false; /* the execing thread is the leader now */
 		uproc_open_mem(p);
 		th->in_syscall = false;
@@ -402,6 +405,11 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 	th->stopped = true;
 	th->interrupting = false;
 	regs_invalidate(th);
+	if (th->xol_inj && xol_inject_stop(th, status)) {
+		sched_update(p);
+		return;
+	}
+	xol_stopped(th);
 	if (event == PTRACE_EVENT_EXIT) {
 		if (p->step_over == th)
 			sched_step_over_done(p);

@@ -33,6 +33,8 @@ static void mon_help(struct gdb_session *s, const char *arg)
 		       "    Options: all, none\n"
 		       "  set libthread-db-search-path PATH\n"
 		       "    Accepted for scripts; utraced does not use libthread_db\n"
+		       "  utraced stats\n"
+		       "    How breakpoints nobody reported were stepped over\n"
 		       "  exit\n"
 		       "    Quit utraced\n");
 }
@@ -70,6 +72,27 @@ static void mon_thread_db_path(struct gdb_session *s, const char *arg)
 	monitor_out(s, msg);
 }
 
+/* The out-of-line step-over's numbers for the current process: its fallback rate. */
+static void mon_stats(struct gdb_session *s, const char *arg)
+{
+	struct engine_xol_stats st;
+	char msg[256];
+
+	(void)arg;
+	if (!s->engine) {
+		monitor_out(s, "No process.\n");
+		return;
+	}
+	engine_xol_stats(s->engine, &st);
+	snprintf(msg, sizeof(msg),
+		 "step-overs out of line: %lu\n"
+		 "step-overs in place: %lu%s%s%s\n"
+		 "threads moved back out of a slot: %lu\n",
+		 st.runs, st.inplace, st.last_why ? " (last: " : "", st.last_why ? st.last_why : "",
+		 st.last_why ? ")" : "", st.caught);
+	monitor_out(s, msg);
+}
+
 static void mon_exit(struct gdb_session *s, const char *arg)
 {
 	(void)arg;
@@ -85,6 +108,7 @@ static const struct {
 	{"set remote-debug ", mon_remote_debug},
 	{"set debug-format ", mon_debug_format},
 	{"set libthread-db-search-path ", mon_thread_db_path},
+	{"utraced stats", mon_stats},
 	{"exit", mon_exit},
 };
 

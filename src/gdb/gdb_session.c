@@ -27,13 +27,26 @@ static bool range_goes_on(struct gdb_session *s, const struct engine_stop *st)
 	return gdb_procs_resume(s, s->range.acts, s->range.pids, s->range.n) == 0;
 }
 
-/* A breakpoint hit whose conditions are false: the thread goes on, unreported. */
+/*
+ * A software breakpoint's conditions are evaluated by the engine at the
+ * hit, before anything else stops (session_bp_goes_on).
+ */
+static bool session_bp_goes_on(void *ctx, struct engine *e, pid_t tid, uint64_t addr)
+{
+	struct gdb_session *s = ctx;
+	struct engine_stop st = {
+		.kind = ENGINE_STOP_SWBREAK, .pid = engine_pid(e), .tid = tid, .addr = addr};
+
+	return s->nconds && gdb_cond_false(s, &st);
+}
+
+/* A hardware breakpoint hit whose conditions are false: the thread goes on, unreported. */
 static bool cond_goes_on(struct gdb_session *s, const struct engine_stop *st)
 {
 	struct gdb_proc *pr;
 	struct engine_resume one = {.tid = st->tid, .action = ENGINE_RUN};
 
-	if (!s->nconds || !gdb_cond_false(s, st))
+	if (!s->nconds || st->kind != ENGINE_STOP_HWBREAK || !gdb_cond_false(s, st))
 		return false;
 	if (s->nonstop) {
 		pr = gdb_proc_of(s, st->pid);
@@ -93,6 +106,7 @@ void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server
 		s->vfile_fds[i] = -1;
 	s->client.ctx = s;
 	s->client.on_stop = session_on_stop;
+	s->client.bp_goes_on = session_bp_goes_on;
 	s->client.name = "gdb";
 	gdb_extended_init(s);
 }

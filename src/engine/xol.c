@@ -1,0 +1,470 @@
+/*
+ * xol.c: stepping over a breakpoint out of line, as the kernel's uprobes do.
+ *
+ * A thread that must go on past one of our traps (nobody wants its hit)
+ * runs a relocated copy of the original instruction in a slot of a
+ * scratch page mapped into the process, which jumps back behind the
+ * breakpoint: one ptrace stop per hit, no single-step, no other thread
+ * stopped, and the trap never leaves memory. The page is mapped by a
+ * syscall the thread itself makes (its registers set to an mmap at a
+ * syscall instruction of the vDSO, run to its syscall-exit stop, then put
+ * back); those stops are reaped by the event loop like any other, nobody
+ * waits for them. A thread that stops inside its slot (a signal, an interrupt) has its
+ * pc moved to where the program would be, so nobody ever sees a slot
+ * address. What cannot run elsewhere falls back to the in-place step-over
+ * of sched.c, counted in the process's stats.
+ */
+#include "engine_int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+
+#define XOL_PAGE      4096ULL
+#define XOL_SLOTS     (XOL_PAGE / ARCH_XOL_SLOT)
+#define XOL_REACH     ((1ULL << 31) - (1ULL << 20)) /* rel32, with room for the slot */
+#define MIN_MAP_ADDR  0x10000ULL
+#define TOP_64	      0x7ffffffff000ULL
+#define TOP_32	      0xffffe000ULL
+#define NR_MMAP_64    9
+#define NR_MUNMAP_64  11
+#define NR_MMAP2_32   192
+#define NR_MUNMAP_32  91
+#define MAP_NOREPLACE 0x100000 /* MAP_FIXED_NOREPLACE, Linux 4.17 */
+
+/* What a thread was doing before it was lent to an injected syscall. */
+struct xol_inject {
+	struct user_regs_struct regs;
+	uint64_t hint; /* the page asked for */
+	uint64_t near; /* the breakpoint it is for */
+	long nr;
+	bool entered; /* its syscall-entry stop was seen */
+};
+
+static bool is64(const struct uproc *p)
+{
+	return p->arch->kind == ARCH_AMD64;
+}
+
+static uint64_t distance(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+static bool reaches(const struct uproc *p, uint64_t page, uint64_t addr)
+{
+	return !is64(p) || distance(page, addr) + XOL_PAGE < XOL_REACH;
+}
+
+/* A syscall instruction (the vDSO's) to point an injected syscall at. */
+static uint64_t find_sysinsn(struct uproc *p)
+{
+	const uint8_t *want = is64(p) ? (const uint8_t *)"\x0f\x05" : (const uint8_t *)"\xcd\x80";
+	char path[64], line[512];
+	uint64_t lo = 0, hi = 0;
+	uint8_t code[8192];
+	FILE *f;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", p->pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%" SCNx64 "-%" SCNx64, &lo, &hi) == 2)
+			break;
+	fclose(f);
+	if (hi <= lo)
+		return 0;
+	n = mem_read_raw(p, lo, code, hi - lo < sizeof(code) ? hi - lo : sizeof(code));
+	for (ssize_t i = 0; i + 1 < n; i++)
+		if (code[i] == want[0] && code[i + 1] == want[1])
+			return lo + (uint64_t)i;
+	return 0;
+}
+
+/* The free page nearest to addr that a rel32 from addr reaches; 0: none. */
+static uint64_t free_page_near(struct uproc *p, uint64_t addr)
+{
+	uint64_t prev_end = MIN_MAP_ADDR, best = 0, lo, hi;
+	uint64_t top = is64(p) ? TOP_64 : TOP_32;
+	char path[64], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", p->pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	for (bool more = true; more;) {
+		more = fgets(line, sizeof(line), f) != NULL;
+		if (!more || sscanf(line, "%" SCNx64 "-%" SCNx64, &lo, &hi) != 2)
+			lo = hi = top;
+		if (lo > prev_end && lo - prev_end >= XOL_PAGE) {
+			uint64_t cand = addr < prev_end ? prev_end : lo - XOL_PAGE;
+
+			if (reaches(p, cand, addr) &&
+			    (!best || distance(cand, addr) < distance(best, addr)))
+				best = cand;
+		}
+		if (hi > prev_end)
+			prev_end = hi;
+		if (lo >= top)
+			break;
+	}
+	fclose(f);
+	return best;
+}
+
+static void set_syscall_regs(struct uproc *p, struct user_regs_struct *r, long nr,
+			     const uint64_t a[6])
+{
+	r->rip = p->xol_sysinsn;
+	r->rax = (uint64_t)nr;
+	r->orig_rax = (uint64_t)-1; /* not inside a syscall: nothing to restart */
+	if (is64(p)) {
+		r->rdi = a[0], r->rsi = a[1], r->rdx = a[2];
+		r->r10 = a[3], r->r8 = a[4], r->r9 = a[5];
+	} else {
+		r->rbx = a[0], r->rcx = a[1], r->rdx = a[2];
+		r->rsi = a[3], r->rdi = a[4], r->rbp = a[5];
+	}
+}
+
+/*
+ * Lend th (stopped) to syscall nr: its registers saved, then set to the
+ * syscall at a syscall instruction, and resumed with PTRACE_SYSCALL. Its
+ * syscall-entry and -exit stops end it (xol_inject_stop). Not a
+ * single-step: a step's trap is a signal, which an interrupt stop could
+ * overtake and leave queued for the program. 0 or -errno (th untouched).
+ */
+static int inject_start(struct uthread *th, long nr, const uint64_t args[6], uint64_t near)
+{
+	struct xol_inject *inj = calloc(1, sizeof(*inj));
+	struct user_regs_struct r;
+	int err;
+
+	if (!inj)
+		return -ENOMEM;
+	if (ptrace(PTRACE_GETREGS, th->tid, 0L, &inj->regs) < 0)
+		goto fail;
+	r = inj->regs;
+	set_syscall_regs(th->p, &r, nr, args);
+	if (ptrace(PTRACE_SETREGS, th->tid, 0L, &r) < 0)
+		goto fail;
+	if (ptrace(PTRACE_SYSCALL, th->tid, 0L, 0L) < 0)
+		goto restore;
+	inj->nr = nr;
+	inj->hint = args[0];
+	inj->near = near;
+	th->xol_inj = inj;
+	th->stopped = false;
+	regs_invalidate(th);
+	return 0;
+restore:
+	err = errno;
+	ptrace(PTRACE_SETREGS, th->tid, 0L, &inj->regs);
+	errno = err;
+fail:
+	err = -errno;
+	free(inj);
+	regs_invalidate(th);
+	return err;
+}
+
+static void page_add(struct uproc *p, uint64_t addr)
+{
+	struct xol_page *pg = calloc(1, sizeof(*pg));
+
+	if (!pg) {
+		p->xol_off = true; /* mapped but untracked: leave it be */
+		return;
+	}
+	pg->addr = addr;
+	pg->next = p->xol_pages;
+	p->xol_pages = pg;
+}
+
+/* The injected mmap returned addr (or -errno). */
+static void mapped(struct uproc *p, const struct xol_inject *inj, uint64_t addr)
+{
+	if (addr >= (uint64_t)-4095 || (!is64(p) && addr >= (uint32_t)-4095)) {
+		if (++p->xol_map_failures >= 3)
+			p->xol_off = true;
+		return;
+	}
+	if (addr == inj->hint || reaches(p, addr, inj->near)) {
+		page_add(p, addr);
+		return;
+	}
+	/* a kernel without MAP_FIXED_NOREPLACE took the address as a hint */
+	p->xol_unmap = addr;
+	p->xol_off = true;
+}
+
+/*
+ * A stop of a thread lent to a syscall. Its syscall's entry: on to the
+ * exit. The exit: the result is taken and the registers go back; that
+ * was all (true). Anything else (a signal before the syscall ran, an
+ * interrupt, the thread's death): the registers go back and the stop is
+ * a real event, to be handled as usual (false).
+ */
+bool xol_inject_stop(struct uthread *th, int status)
+{
+	struct xol_inject *inj = th->xol_inj;
+	struct uproc *p = th->p;
+	struct user_regs_struct r;
+	int event = (unsigned)status >> 16;
+	bool sysstop = WSTOPSIG(status) == (SIGTRAP | 0x80) && !event;
+
+	if ((event == PTRACE_EVENT_SECCOMP || (sysstop && !inj->entered)) &&
+	    ptrace(PTRACE_SYSCALL, th->tid, 0L, 0L) == 0) {
+		inj->entered = true;
+		th->stopped = false;
+		return true;
+	}
+	th->xol_inj = NULL;
+	/* both syscall instructions are two bytes long */
+	if (sysstop && ptrace(PTRACE_GETREGS, th->tid, 0L, &r) == 0 &&
+	    r.rip == p->xol_sysinsn + 2 && inj->nr == (is64(p) ? NR_MMAP_64 : NR_MMAP2_32))
+		mapped(p, inj, is64(p) ? r.rax : (uint32_t)r.rax);
+	ptrace(PTRACE_SETREGS, th->tid, 0L, &inj->regs);
+	regs_invalidate(th);
+	free(inj);
+	return sysstop;
+}
+
+/* Start mapping a page within reach of addr, through th. */
+static bool map_page_near(struct uthread *th, uint64_t addr)
+{
+	struct uproc *p = th->p;
+	uint64_t args[6] = {0,
+			    XOL_PAGE,
+			    PROT_READ | PROT_EXEC,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NOREPLACE,
+			    (uint64_t)-1,
+			    0};
+
+	if (!p->xol_sysinsn)
+		p->xol_sysinsn = find_sysinsn(p);
+	args[0] = free_page_near(p, addr);
+	if (!p->xol_sysinsn || !args[0]) {
+		p->xol_off = true;
+		return false;
+	}
+	if (!is64(p))
+		args[4] = (uint32_t)-1;
+	return inject_start(th, is64(p) ? NR_MMAP_64 : NR_MMAP2_32, args, addr) == 0;
+}
+
+static void slot_free(struct uthread *th)
+{
+	for (struct xol_page *pg = th->p->xol_pages; pg; pg = pg->next)
+		if (th->xol_slot >= pg->addr && th->xol_slot < pg->addr + XOL_PAGE)
+			pg->used &= ~(1ULL << ((th->xol_slot - pg->addr) / ARCH_XOL_SLOT));
+	th->xol_slot = 0;
+	th->xol_for = 0;
+}
+
+static uint64_t slot_take(struct uproc *p, uint64_t addr)
+{
+	for (struct xol_page *pg = p->xol_pages; pg; pg = pg->next) {
+		if (!reaches(p, pg->addr, addr) || pg->used == ~0ULL)
+			continue;
+		for (unsigned i = 0; i < XOL_SLOTS; i++) {
+			if (pg->used & (1ULL << i))
+				continue;
+			pg->used |= 1ULL << i;
+			return pg->addr + i * ARCH_XOL_SLOT;
+		}
+	}
+	return 0;
+}
+
+/* th's slot holds the relocated instruction at addr (written only when it changes). */
+static int slot_fill(struct uthread *th, uint64_t addr, struct swbp *bp)
+{
+	struct uproc *p = th->p;
+	uint8_t insn[16];
+	ssize_t n;
+
+	if (th->xol_for == addr && th->xol)
+		return th->xol->kind == ARCH_XOL_RUN ? 0 : -EINVAL;
+	if (!th->xol && !(th->xol = malloc(sizeof(*th->xol))))
+		return -ENOMEM;
+	n = mem_read_raw(p, addr, insn, sizeof(insn));
+	if (n < (ssize_t)p->arch->trap_len)
+		return -EIO;
+	memcpy(insn, bp->orig, p->arch->trap_len); /* under our trap */
+	th->xol_for = 0;
+	if (arch_xol_prepare(p->arch, insn, (size_t)n, addr, th->xol_slot, th->xol) < 0)
+		return -EINVAL;
+	th->xol_for = addr;
+	if (th->xol->kind != ARCH_XOL_RUN)
+		return -EINVAL;
+	if (mem_write_raw(p, th->xol_slot, th->xol->code, th->xol->code_len) !=
+	    (ssize_t)th->xol->code_len) {
+		th->xol_for = 0;
+		return -EIO;
+	}
+	return 0;
+}
+
+static enum xol_result fallback(struct uproc *p, const char *why)
+{
+	p->xol_stats.inplace++;
+	p->xol_stats.last_why = why;
+	return XOL_NO;
+}
+
+/*
+ * th (stopped at its breakpoint addr, to be resumed, not stepped) goes
+ * on out of line: XOL_GO, its pc now in its slot, resume it as usual;
+ * XOL_MAPPING, it is lent to the mmap of a page and will be back at
+ * addr; XOL_NO, step it over in place.
+ */
+enum xol_result xol_start(struct uthread *th, uint64_t addr)
+{
+	struct uproc *p = th->p;
+	struct swbp *bp = bp_find(p, addr);
+	int err;
+
+	if (!p->t->xol || p->xol_off)
+		return fallback(p, "off");
+	if (!bp || bp_is_moribund(p, addr))
+		return XOL_NO;
+	if (th->xol_slot && !reaches(p, th->xol_slot, addr))
+		slot_free(th);
+	if (!th->xol_slot && !(th->xol_slot = slot_take(p, addr))) {
+		if (map_page_near(th, addr))
+			return XOL_MAPPING;
+		return fallback(p, "no page");
+	}
+	err = slot_fill(th, addr, bp);
+	if (err)
+		return fallback(p, th->xol && th->xol_for == addr ? th->xol->why : "unreadable");
+	if (regs_fetch(th, false) < 0)
+		return fallback(p, "registers");
+	arch_set_pc(p->arch, &th->regs, th->xol_slot);
+	if (regs_store(th, ARCH_RS_GP) < 0)
+		return fallback(p, "registers");
+	th->xol_busy = true;
+	p->xol_stats.runs++;
+	return XOL_GO;
+}
+
+/* th stopped: if it stopped inside its slot, it is put where the program would be. */
+void xol_stopped(struct uthread *th)
+{
+	struct uproc *p = th->p;
+	uint64_t pc;
+
+	if (!th->xol_busy)
+		return;
+	th->xol_busy = false;
+	if (regs_fetch(th, false) < 0)
+		return;
+	pc = arch_pc(p->arch, &th->regs);
+	if (pc < th->xol_slot || pc >= th->xol_slot + ARCH_XOL_SLOT)
+		return;
+	if (!arch_xol_fixup(th->xol, th->xol_slot, p->arch, &th->regs))
+		arch_set_pc(p->arch, &th->regs, th->xol_for); /* cannot be: not a boundary */
+	regs_store(th, ARCH_RS_GP);
+	p->xol_stats.caught++;
+}
+
+void xol_thread_gone(struct uthread *th)
+{
+	if (th->xol_slot)
+		slot_free(th);
+	free(th->xol);
+	free(th->xol_inj);
+	th->xol = NULL;
+	th->xol_inj = NULL;
+}
+
+/* After an exec: the pages went with the old address space. */
+void xol_exec(struct uproc *p)
+{
+	for_each_thread(p, th)
+	{
+		th->xol_busy = false;
+		th->xol_slot = 0;
+		th->xol_for = 0;
+	}
+	while (p->xol_pages) {
+		struct xol_page *pg = p->xol_pages;
+
+		p->xol_pages = pg->next;
+		free(pg);
+	}
+	p->xol_sysinsn = 0;
+	p->xol_unmap = 0;
+}
+
+/* A syscall through stopped th, waited for here (the last engine is leaving). */
+static void inject_sync(struct uthread *th, long nr, const uint64_t args[6])
+{
+	int status, event;
+
+	if (inject_start(th, nr, args, 0) < 0)
+		return;
+	while (th->xol_inj) {
+		if (waitpid(th->tid, &status, __WALL) < 0) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		th->stopped = true;
+		if (WIFEXITED(status) || WIFSIGNALED(status))
+			return; /* killed: its exit is all there is left */
+		event = (unsigned)status >> 16;
+		if (!xol_inject_stop(th, status) && !event)
+			th->deliver_sig =
+				WSTOPSIG(status); /* a signal met first: given at the detach */
+	}
+}
+
+/*
+ * The last engine leaves, every thread it could stop stopped: threads in
+ * their slots are put back, and the pages go unless a thread still
+ * running (leaving later) might be in one.
+ */
+void xol_release(struct uproc *p)
+{
+	struct uthread *via = NULL;
+
+	for_each_thread(p, th)
+	{
+		if (!th->stopped)
+			return;
+		xol_stopped(th);
+		if (!th->xol_inj && !via)
+			via = th;
+	}
+	if (p->xol_unmap)
+		page_add(p, p->xol_unmap);
+	p->xol_unmap = 0;
+	while (via && p->xol_pages) {
+		struct xol_page *pg = p->xol_pages;
+		uint64_t args[6] = {pg->addr, XOL_PAGE};
+
+		p->xol_pages = pg->next;
+		free(pg);
+		inject_sync(via, is64(p) ? NR_MUNMAP_64 : NR_MUNMAP_32, args);
+	}
+}
+
+void xol_free(struct uproc *p)
+{
+	while (p->xol_pages) {
+		struct xol_page *pg = p->xol_pages;
+
+		p->xol_pages = pg->next;
+		free(pg);
+	}
+}

@@ -1,0 +1,98 @@
+#!/bin/bash
+# xol_cond: breakpoints that the server steps over by itself, out of line
+# (src/engine/xol.c), in hot loops of 1, 8 and 64 threads: a condition
+# evaluated by the server (true once per thread: every true hit reported,
+# no false one), agent-style dprintf (every line, in order per thread),
+# detach at a true hit, gdb killed with -9 in the middle of the loop. The
+# program checks its own sums and that its code is the file's again.
+. "$(dirname "$0")/../lib/e2e.sh"
+
+PROG=$INFDIR/hot_threads
+SETUP=('set breakpoint condition-evaluation target')
+
+# stats_line WHAT: a line of `monitor utraced stats` in GDB_OUT (utraced only).
+stats_of() {
+	sed -n "s/^$1: \\([0-9]*\\).*/\\1/p" <<<"$GDB_OUT" | tail -1
+}
+
+# --- a condition true once per thread, 1, 8 and 64 threads
+for spec in 1:4000 8:600 64:100; do
+	n=${spec%:*} iters=${spec#*:}
+	conts=()
+	for ((i = 0; i <= n; i++)); do
+		conts+=(continue)
+	done
+	launch "$PROG" "$n" "$iters"
+	remote_gdb "$PROG" "${SETUP[@]}" "break work if i == $((iters - 1))" \
+		"${conts[@]:0:n}" 'monitor utraced stats' delete continue
+	hits=$(grep -c "hit Breakpoint 1, work (id=[0-9]*, i=$((iters - 1)))" <<<"$GDB_OUT")
+	ids=$(grep -o "hit Breakpoint 1, work (id=[0-9]*" <<<"$GDB_OUT" | sort -u | wc -l)
+	is "$hits" "$n" "$n threads: every true hit reported, with i = $((iters - 1))"
+	is "$ids" "$n" "$n threads: one per thread"
+	unlike "$GDB_OUT" "hit Breakpoint 1, work \\(id=[0-9]*, i=([0-9]|[0-9]*[0-8]|[0-9]*[0-9]{5,})\\)" \
+		"$n threads: no false hit reported"
+	exited_with 0 "$n threads"
+	like "$(program_output)" '^sums ok$' "$n threads: every call made, none twice"
+	like "$(program_output)" '^text ok$' "$n threads: the code is the file's again"
+	if ! server_is_gdbserver; then
+		runs=$(stats_of 'step-overs out of line') inplace=$(stats_of 'step-overs in place')
+		# (fewer than n * iters: while gdb steps over its own breakpoint
+		# after a true hit, z0 lifts it and the others run through)
+		ok "$n threads: false hits went out of line (${runs:-?})" eval '((${runs:-0} >= iters - 1))'
+		is "${inplace:-?}" 0 "$n threads: none in place"
+	fi
+done
+
+# --- dprintf in the agent style: every line, in order per thread
+n=4 iters=300
+launch "$PROG" "$n" "$iters"
+remote_gdb "$PROG" 'set dprintf-style agent' 'dprintf work,"w %d %ld\n", id, i' continue
+exited_with 0 'dprintf'
+out=$(program_output)
+is "$(grep -c '^w ' <<<"$out")" "$((n * iters))" 'dprintf: a line per call'
+bad=
+for ((id = 0; id < n; id++)); do
+	seq_got=$(sed -n "s/^w $id //p" <<<"$out" | tr '\n' ' ')
+	[[ $seq_got == "$(seq -s ' ' 0 $((iters - 1))) " ]] || bad+=" $id"
+done
+is "${bad:-none}" none 'dprintf: each thread its i in order'
+like "$out" '^sums ok$' 'dprintf: every call made once'
+
+# attached WHAT GDB-CMD...: hot_threads 8 20000, waiting for its go, utraced
+# attached to it, gdb (in the background) runs the commands; then go.
+attached() {
+	local what=$1
+	shift
+	start_reader "$PROG" 8 20000 wait
+	start_server --attach :0 "$READER_PID" || bail "$what: server did not attach"
+	remote_gdb_bg "$WORK/$what.out" "$PROG" "${SETUP[@]}" "$@"
+	ok "$what: gdb continues" wait_until eval 'pid_running $READER_PID'
+	feed_reader go
+}
+
+# program_ends WHAT: the attached program ends well, its code the file's.
+program_ends() {
+	ok "$1: the program ends" wait_exit "$READER_PID"
+	is "$EXIT_STATUS" 0 "$1: with status 0"
+	like "$(cat "$READER_OUT")" '^sums ok$' "$1: every call made once"
+	like "$(cat "$READER_OUT")" '^text ok$' "$1: its code is the file's"
+}
+
+# --- detach at a true hit while the others run through the loop
+attached detach 'break work if i == 2000' continue detach
+ok 'detach: gdb ends' wait_exit "$GDB_PID"
+like "$(cat "$WORK/detach.out")" 'hit Breakpoint 1, work \(id=[0-9]+, i=2000\)' 'detach: a true hit first'
+program_ends detach
+
+# --- gdb killed with -9 in the middle of the loop: the program goes on
+# (gdbserver keeps it stopped for the next gdb)
+if server_is_gdbserver; then
+	skip 5 'gdbserver holds an attached program when its gdb dies'
+else
+	attached kill9 'break work if i == -1' continue
+	sleep 0.5
+	kill -9 "$GDB_PID"
+	program_ends 'kill -9'
+fi
+
+done_testing

@@ -1,0 +1,81 @@
+/* hot_threads [NTHREADS [ITERS [wait]]]: NTHREADS threads (default 1) each call
+ * work(id, i) for i = 0 .. ITERS-1 (default 1000), then main prints
+ * "sums ok" if every thread's sum of i is ITERS*(ITERS-1)/2 (else the
+ * first wrong one), and "text ok" if the code of work() in memory is the
+ * bytes of the executable file (no trap of a debugger left behind), and
+ * exits 0.  A debugger's conditional breakpoint or dprintf on work()
+ * is hit NTHREADS*ITERS times.  With "wait", the threads start once a line
+ * has been read from stdin (time for a debugger to attach). */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAXTHREADS 256
+
+extern const char __executable_start[];
+static long iters = 1000;
+static long sums[MAXTHREADS];
+
+/* noinline: the call is what the breakpoint sits on */
+__attribute__((noinline)) void work(int id, long i)
+{
+	sums[id] += i; /* LINE:work-body */
+}
+
+static void *run(void *arg)
+{
+	int id = (int)(long)arg;
+
+	for (long i = 0; i < iters; i++)
+		work(id, i);
+	return NULL;
+}
+
+/* Is work()'s code the file's? (Text at the same offset as in the file.) */
+static int text_ok(void)
+{
+	size_t off = (size_t)((const char *)work - __executable_start);
+	unsigned char file[32];
+	FILE *f = fopen("/proc/self/exe", "rb");
+	int ok;
+
+	if (!f)
+		return 0;
+	ok = fseek(f, (long)off, SEEK_SET) == 0 && fread(file, 1, sizeof(file), f) == sizeof(file) &&
+	     memcmp(file, (const void *)work, sizeof(file)) == 0;
+	fclose(f);
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 1;
+	pthread_t t[MAXTHREADS];
+
+	if (argc > 2)
+		iters = atol(argv[2]);
+	if (n < 1 || n > MAXTHREADS)
+		return 2;
+	if (argc > 3) {
+		char line[64];
+
+		if (!fgets(line, sizeof(line), stdin))
+			return 3;
+	}
+	for (int i = 0; i < n; i++)
+		pthread_create(&t[i], NULL, run, (void *)(long)i);
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	for (int i = 0; i < n; i++) {
+		if (sums[i] != iters * (iters - 1) / 2) {
+			printf("sum of thread %d is %ld\n", i, sums[i]);
+			return 1;
+		}
+	}
+	printf("sums ok\n");
+	printf(text_ok() ? "text ok\n" : "text modified\n");
+	return 0;
+}
