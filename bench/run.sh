@@ -31,6 +31,13 @@
 #          table compares the two.  BENCH_H_CATCH (hex, default 1) is
 #          what the catcher catches: e.g. 3e7, no syscall, measures the
 #          syscall tracing alone, without the catcher's stops
+#   x1, x8, x64  XHITS (5000) hits in all of a breakpoint whose condition
+#          is never true (`break hit if i == -1`, evaluated by the server:
+#          condition-evaluation target), in a program of 1, 8 and 64
+#          threads each calling hit() XHITS/N times; utraced, gdbserver
+#          and native gdb (no server: its own table, the cost per hit).
+#          utraced steps over such a hit out of line; gdbserver stops
+#          every thread for it
 #   fuse-a utraced only: case a through `utraced --mount DIR`'s link
 #          DIR/<pid>/gdb ("fuse") against the same through a unix socket
 #          ("unix") of the same daemon (`utraced --mount DIR --multi
@@ -55,7 +62,7 @@
 # "cpu" is user+sys of the server (including PROG, its child) and of gdb,
 # from /usr/bin/time if present.
 #
-# Environment: BENCH_REPS (3), BENCH_HITS, BENCH_STEPS, BENCH_MEM_MIB,
+# Environment: BENCH_REPS (3), BENCH_HITS, BENCH_XHITS, BENCH_STEPS, BENCH_MEM_MIB,
 # BENCH_THREADS, BENCH_INFO_REPS, BENCH_LOOP, BENCH_SYSCALLS, BENCH_SWEEP
 # (--sweep sizes), UTRACED (build/utraced), GDBSERVER (gdbserver in PATH),
 # GDB (gdb), RSPCLIENT (build/tests/rspclient, case h).
@@ -75,8 +82,9 @@ INFO_REPS=${BENCH_INFO_REPS:-5}
 LOOP=${BENCH_LOOP:-1000}
 SYSCALLS=${BENCH_SYSCALLS:-55000}
 H_CATCH=${BENCH_H_CATCH:-1}
+XHITS=${BENCH_XHITS:-5000}
 RSPCLIENT=${RSPCLIENT:-$ROOT/build/tests/rspclient}
-ALL_CASES="start a b c d0 d e f g h"
+ALL_CASES="start a b c d0 d e f g h x1 x8 x64"
 FUSE_CASES="fuse-a fuse-b"
 TIME_BIN=/usr/bin/time
 [ -x "$TIME_BIN" ] || TIME_BIN=
@@ -116,6 +124,7 @@ server_path() {
 	gdbserver) echo "$GDBSERVER" ;;
 	alone | catcher) echo "$UTRACED" ;; # case h: utraced without / with a second client
 	fuse | unix) echo "$UTRACED" ;;     # fuse-*: one utraced --mount, two ways in
+	native) echo "" ;;		    # x*: gdb alone
 	*) die "server must be utraced or gdbserver (case h: alone or catcher; fuse-*: fuse or unix), not $1" ;;
 	esac
 }
@@ -133,6 +142,7 @@ case_prog() {
 	d0 | d) echo "$B/many_threads $THREADS" ;;
 	e) echo "$B/next_loop $LOOP" ;;
 	g | h) echo "$B/sys_loop $SYSCALLS" ;;
+	x*) echo "$B/cond_threads ${1#x} $((XHITS / ${1#x}))" ;;
 	*) die "unknown case $1 (cases: $ALL_CASES $FUSE_CASES)" ;;
 	esac
 }
@@ -211,6 +221,13 @@ case_script() {
 			echo "$e"
 			echo "kill"
 			;;
+		x*)
+			echo "set breakpoint condition-evaluation target"
+			echo "break hit if i == -1"
+			echo "$b"
+			if [ "$s" = native ]; then echo run; else echo continue; fi
+			echo "$e"
+			;;
 		g)
 			echo "catch syscall write"
 			echo "commands"
@@ -288,6 +305,10 @@ case_check() {
 		[ "$n" -eq $((INFO_REPS * (THREADS + 1))) ]
 		;;
 	e) grep -q "LINE:after" "$gout" && ! grep -q "acc=" "$sout" ;;
+	x*)
+		n=${c#x}
+		grep -q "calls=$((XHITS / n * n))" "$sout" && ! grep -q "hit Breakpoint" "$gout"
+		;;
 	g)
 		# every write of the loop and the final printf, entry and return
 		grep -qxF "\$1 = $((2 * (SYSCALLS / 10 + 1)))" "$gout" &&
@@ -399,6 +420,12 @@ $begin"
 	if is_fuse_case "$c"; then
 		fuse_session # sets t0, t1; the program's output in $pfx.prog
 		sout=$pfx.prog
+	elif [ "$s" = native ]; then
+		t0=$(date +%s.%N)
+		timeout 600 "${gwrap[@]}" "$GDB" -batch -nx -x "$pfx.gdb" --args "${prog[@]}" \
+			>"$pfx.gdbout" 2>&1 </dev/null || true
+		t1=$(date +%s.%N)
+		sout=$pfx.gdbout
 	else
 		port=$(free_port)
 		"${wrap[@]}" "$srv" --once "127.0.0.1:$port" "${prog[@]}" >"$pfx.server" 2>&1 </dev/null &
@@ -495,6 +522,7 @@ case_servers() {
 	case $1 in
 	h) echo "alone catcher" ;;
 	fuse-*) echo "fuse unix" ;;
+	x*) echo "utraced gdbserver native" ;;
 	*) echo "utraced gdbserver" ;;
 	esac
 }
@@ -503,11 +531,11 @@ case_servers() {
 # which server goes first; appends "rep case server session part scpu gcpu"
 # lines to $RAW.
 reps() {
-	local c s r order s1 s2
+	local c s r order s1 s2 s3
 	for ((r = 1; r <= REPS; r++)); do
 		for c in "$@"; do
-			read -r s1 s2 <<<"$(case_servers "$c")"
-			if ((r % 2)); then order="$s1 $s2"; else order="$s2 $s1"; fi
+			read -r s1 s2 s3 <<<"$(case_servers "$c")"
+			if ((r % 2)); then order="$s1 $s2 $s3"; else order="$s3 $s2 $s1"; fi
 			for s in $order; do
 				run_one "$c" "$s" time
 				echo "$r $c $s $RUN_SECS $RUN_PART $RUN_SCPU $RUN_GCPU" >>"$RAW"
@@ -545,7 +573,7 @@ do_time() {
 			utraced gdbsrv ratio u g u g
 	fi
 	for c in "$@"; do
-		[ "$c" = h ] || is_fuse_case "$c" && continue # their own tables
+		[ "$c" = h ] || [ "${c#x}" != "$c" ] || is_fuse_case "$c" && continue # their own tables
 		su=$(col "$c" utraced 4) sg=$(col "$c" gdbserver 4)
 		pu=$(col "$c" utraced 5) pg=$(col "$c" gdbserver 5)
 		cu=$(col "$c" utraced 6) cg=$(col "$c" gdbserver 6)
@@ -555,13 +583,14 @@ do_time() {
 			"$cu" "$cg" "$gu" "$gg"
 	done
 	case " $* " in *" h "*) h_table ;; esac
+	case " $* " in *" x"*) x_table "$@" ;; esac
 	case " $* " in *" fuse-"*) fuse_table "$@" ;; esac
 	echo "(raw samples: $RAW; columns: rep case server session part server-cpu gdb-cpu)"
 }
 
 main_cases() { # CASES... -> those of the utraced / gdbserver table
 	local c
-	for c; do [ "$c" = h ] || is_fuse_case "$c" || echo "$c"; done
+	for c; do [ "$c" = h ] || [ "${c#x}" != "$c" ] || is_fuse_case "$c" || echo "$c"; done
 }
 
 fuse_table() { # the fuse-* cases: DIR/<pid>/gdb against the unix socket
@@ -581,6 +610,24 @@ fuse_table() { # the fuse-* cases: DIR/<pid>/gdb against the unix socket
 		printf '%-36s|%7s %7s %7s |%7s %7s %7s |%6s %6s |%6s %6s\n' " $(case_title "$c")" \
 			"$sf" "$su" "$(ratio "$sf" "$su")" "$pf" "$pu" "$(ratio "$pf" "$pu")" \
 			"$cf" "$cu" "$gf" "$gu"
+	done
+}
+
+per_hit() { awk -v t="$1" -v n="$XHITS" 'BEGIN { if (t == "-") print "-"; else printf "%.1f", t * 1e6 / n }'; }
+
+x_table() { # cases x*: per-hit cost of a false condition, three ways
+	local c u g n one=""
+	echo
+	echo "Cases x*: $XHITS hits of a breakpoint whose condition is false, evaluated by the server;"
+	echo "the part's time per hit (us), utraced / gdbserver / native gdb; ratio = utraced / gdbserver;"
+	echo "scaling = utraced's cost per hit against its cost with 1 thread."
+	printf '%-36s|%9s %9s %9s |%6s |%8s\n' " case" utraced gdbsrv native ratio scaling
+	for c; do
+		[ "${c#x}" != "$c" ] || continue
+		u=$(col "$c" utraced 5) g=$(col "$c" gdbserver 5) n=$(col "$c" native 5)
+		[ "$c" = x1 ] && one=$u
+		printf '%-36s|%9s %9s %9s |%6s |%8s\n' " $(case_title "$c")" "$(per_hit "$u")" \
+			"$(per_hit "$g")" "$(per_hit "$n")" "$(ratio "$u" "$g")" "$(ratio "$u" "${one:--}")"
 	done
 }
 
@@ -656,6 +703,7 @@ case_title() {
 	f) echo "f: $HITS hits of a break ... if" ;;
 	g) echo "g: catch syscall write, $SYSCALLS calls" ;;
 	h) echo "h: $((SYSCALLS / 10 - 1)) hits, + syscall catcher" ;;
+	x*) echo "${1}: $XHITS false hits, ${1#x} thread(s)" ;;
 	fuse-a) echo "fuse-a: $HITS breakpoint hits" ;;
 	fuse-b) echo "fuse-b: stepi $STEPS" ;;
 	esac
