@@ -5,7 +5,7 @@
 # variable in the main program, errno in libc.so.6) and the same one
 # linked -static (no link map: gdb asks with LM 0).  Before libc has run,
 # there is no TLS to find: an error, as gdbserver says.  Hostile
-# qGetTLSAddr packets get an error.
+# qGetTLSAddr packets get an error; hostile qSymbol answers are survived.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 SRC='tls_vars\.c'
@@ -40,6 +40,11 @@ rsp '?' "qGetTLSAddr:zz,0,0" "qGetTLSAddr:$pid,zz,0" "qGetTLSAddr:$pid,0" \
 	"qGetTLSAddr:$pid,0,ffffffffffffffff" "qGetTLSAddr:$pid,0,0"
 is "$(sed 1d "$RSP_FILE" | grep -Evc '^E[0-9a-fA-F]{2}$')" 0 'hostile qGetTLSAddr: each one an error'
 is "$(sed 1d "$RSP_FILE" | wc -l)" 8 'hostile qGetTLSAddr: eight replies'
+# --- hostile qSymbol answers: an error, OK, or the next question
+rsp 'qSymbol::' 'qSymbol:zz:78' 'qSymbol:1:' 'qSymbol:1:zz' 'qSymbol:1:666f6f' 'qSymbol:' \
+	'qSymbol:616263' "qSymbol::$(printf 'a%.0s' {1..300})" 'qSymbol::'
+is "$(grep -Evc '^(OK|E[0-9a-fA-F]{2}|qSymbol:[0-9a-f]*|)$' "$RSP_FILE")" 0 \
+	'hostile qSymbol: errors, OK or questions'
 rsp '?'
 like "$RSP_OUT" '^T' 'the server still answers'
 rsp --nowait k --expect-close
