@@ -2,18 +2,19 @@
 # tls: `print` of thread-local variables (qSymbol, qGetTLSAddr).  Each
 # thread sees its own copy: tls_value and libc's errno are 22 and 33 in
 # the worker, 44 and 55 in main.  A dynamically linked program (the
-# variable in the main program, errno in libc.so.6) and the same one
-# linked -static (no link map: gdb asks with LM 0).  Before libc has run,
-# there is no TLS to find: an error, as gdbserver says.  Hostile
-# qGetTLSAddr packets get an error; hostile qSymbol answers are survived.
+# variable in the main program, errno in libc.so.6), the same one linked
+# -static (no link map: gdb asks with LM 0), and one that execs itself
+# first (the symbols are looked up again).  Before libc has run, there is
+# no TLS to find: an error, as gdbserver says.  Hostile qGetTLSAddr
+# packets get an error; hostile qSymbol answers are survived.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 SRC='tls_vars\.c'
 
-# one_program PROG WHAT: both threads' copies through gdb.
+# one_program PROG WHAT [ARG]: both threads' copies through gdb.
 one_program() {
 	local prog=$1 what=$2
-	launch "$prog"
+	launch "$prog" "${@:3}"
 	remote_gdb "$prog" 'print tls_value' 'break worker_stop' continue \
 		'print tls_value' 'print (int) errno' 'thread 1' 'print tls_value' 'print (int) errno' \
 		continue
@@ -31,6 +32,8 @@ one_program() {
 
 one_program "$INFDIR/tls_vars" dynamic
 one_program "$INFDIR/tls_vars_static" static
+# the program execs itself first: its symbols are looked up again
+one_program "$INFDIR/tls_vars" 'after an exec' exec
 
 # --- hostile qGetTLSAddr: errors, and the server goes on
 launch "$INFDIR/tls_vars"

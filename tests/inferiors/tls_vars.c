@@ -4,10 +4,14 @@
  * worker_stop() (break there: each thread's copies differ). main waits
  * for it in pthread_join, prints "tls=44 worker=22" and exits 0.
  * The Makefile also builds it -static (tls_vars_static): the same
- * variables then live in the executable's own TLS block (no link map). */
+ * variables then live in the executable's own TLS block (no link map).
+ * With the argument "exec" it first execs itself without it: the TLS
+ * symbols gdb found in the old program must not be trusted in the new. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 __thread int tls_value = 11;
 static int worker_saw;
@@ -31,10 +35,14 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	pthread_t t;
 
+	if (argc > 1 && !strcmp(argv[1], "exec")) {
+		execl("/proc/self/exe", argv[0], (char *)NULL);
+		return 2;
+	}
 	tls_value = 44;
 	errno = 55;
 	main_stop();
