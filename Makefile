@@ -33,7 +33,8 @@ ASM_DIR   ?= $(firstword $(wildcard /usr/include/x86_64-linux-gnu/asm /usr/inclu
 
 UNIT_SRCS := $(wildcard tests/unit/*_test.c)
 UNITS     := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
-INFERIORS := $(patsubst tests/inferiors/%.c,$(B)/inferiors/%,$(wildcard tests/inferiors/*.c))
+INFERIORS := $(patsubst tests/inferiors/%.c,$(B)/inferiors/%,$(wildcard tests/inferiors/*.c)) \
+	     $(B)/inferiors/tls_vars_static
 INFERIORS32 := $(patsubst tests/inferiors/%.c,$(B)/inferiors32/%,$(wildcard tests/inferiors/*.c))
 TOOLS     := $(B)/tests/rspclient $(B)/tests/hw_watch_probe
 
@@ -104,6 +105,11 @@ $(B)/tests/%: tests/lib/%.c
 $(B)/inferiors/%: tests/inferiors/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -g -O0 -pthread -o $@ $<
+
+# TLS with no link map (gdb then asks qGetTLSAddr with LM 0): tests/e2e/tls.t.
+$(B)/inferiors/tls_vars_static: tests/inferiors/tls_vars.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -g -O0 -pthread -static -o $@ $<
 
 $(B)/inferiors32/%: tests/inferiors/%.c
 	@mkdir -p $(dir $@)

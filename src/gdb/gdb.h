@@ -27,11 +27,24 @@ struct gdb_cond;
 #define GDB_MAX_PROCS  16  /* processes one session debugs (fork children) */
 #define GDB_RANGE_ACTS 16  /* vCont actions kept to go on range stepping */
 
+/*
+ * Where glibc's TLS descriptors (its _thread_db_* symbols) are in one
+ * process, as gdb answered our qSymbol questions (gdb_tls.c).
+ */
+#define GDB_TLS_NSYMS 6
+struct gdb_tls {
+	uint64_t addr[GDB_TLS_NSYMS];
+	unsigned known;	 /* bit i: addr[i] is gdb's answer */
+	unsigned absent; /* bit i: gdb knew the anchor but not this one: ask no more */
+	unsigned asked;	 /* bit i: asked in the current qSymbol conversation */
+};
+
 /* One process of a session (gdb_procs.c). */
 struct gdb_proc {
 	struct engine *e;
-	bool quiet;	  /* interrupted because another process stopped */
-	size_t ndeferred; /* resumed by gdb before that interrupt arrived */
+	struct gdb_tls tls; /* per process: another program has other symbols */
+	bool quiet;	    /* interrupted because another process stopped */
+	size_t ndeferred;   /* resumed by gdb before that interrupt arrived */
 	struct engine_resume deferred[8];
 };
 

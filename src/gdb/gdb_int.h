@@ -100,12 +100,15 @@ void gdb_put_ptid(struct gdb_session *s, struct buf *b, pid_t pid, pid_t tid);
 /* Does the stop name a live thread (not an exit, a thread exit or no-resumed)? */
 bool gdb_stop_has_thread(const struct engine_stop *st);
 
+/* gdb_tls.c: qSymbol and qGetTLSAddr; forget a process's symbols when it exec'd */
 int gdb_handle_qgettlsaddr(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_qsymbol(struct gdb_session *s, const char *p, size_t len);
+void gdb_tls_forget(struct gdb_proc *pr);
+
 int gdb_handle_catch_syscalls(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_thread_events(struct gdb_session *s, const char *p, size_t len);
 void gdb_apply_catch(struct gdb_session *s);
 int gdb_handle_program_signals(struct gdb_session *s, const char *p, size_t len);
-int gdb_handle_qsymbol(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_qattached(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_qrcmd(struct gdb_session *s, const char *p, size_t len);
 

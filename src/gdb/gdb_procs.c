@@ -164,11 +164,17 @@ bool gdb_procs_on_stop(struct gdb_session *s, const struct engine_stop *st)
 	if ((st->kind == ENGINE_STOP_FORK || st->kind == ENGINE_STOP_VFORK) && pr) {
 		struct engine *child = engine_fork_child(pr->e, st->child);
 
-		if (child && gdb_proc_add(s, child) < 0)
+		if (child && gdb_proc_add(s, child) < 0) {
 			engine_detach(child);
-		else if (child && s->nonstop)
-			engine_set_nonstop(child, true);
+		} else if (child) {
+			/* a copy of the parent's memory: its symbols are where the parent's are */
+			s->procs[s->nprocs - 1].tls = pr->tls;
+			if (s->nonstop)
+				engine_set_nonstop(child, true);
+		}
 	}
+	if (st->kind == ENGINE_STOP_EXEC && pr)
+		gdb_tls_forget(pr); /* gdb asks qSymbol again for the new program */
 	if (s->nonstop)
 		return false; /* gdb_nonstop_on_stop() queues it */
 	if (!s->waiting) {

@@ -1,6 +1,6 @@
 /*
  * gdb_query.c: connection-level packets: qSupported, no-ack mode, signal
- * pass lists, qSymbol, qAttached.
+ * pass lists, syscall catching, qAttached (qSymbol: gdb_tls.c).
  */
 #include "gdb_int.h"
 
@@ -169,28 +169,6 @@ int gdb_handle_catch_syscalls(struct gdb_session *s, const char *p, size_t len)
 	s->catch_n = n;
 out:
 	gdb_apply_catch(s);
-	buf_puts(&s->reply, "OK");
-	return 0;
-}
-
-/*
- * TLS addresses need libthread_db (or glibc's private link_map layout),
- * which utraced does not use: say it failed, as gdbserver does without
- * libthread_db, so gdb prints "Cannot find thread-local storage".
- */
-int gdb_handle_qgettlsaddr(struct gdb_session *s, const char *p, size_t len)
-{
-	(void)s;
-	(void)p;
-	(void)len;
-	return -EOPNOTSUPP;
-}
-
-int gdb_handle_qsymbol(struct gdb_session *s, const char *p, size_t len)
-{
-	(void)p;
-	(void)len;
-	/* we look up no symbols (no libthread_db): threads come from /proc */
 	buf_puts(&s->reply, "OK");
 	return 0;
 }
