@@ -40,6 +40,10 @@ static void usage(FILE *f)
 		   "                    Start the program through $SHELL (default) or directly.\n"
 		   "  --disable-packet=vCont,T,Tthread,qC,qfThreadInfo,threads\n"
 		   "                    Act as if these packets were unknown (for testing gdb).\n"
+		   "  --step-over=out-of-line|in-place\n"
+		   "                    How a thread goes on past a breakpoint nobody reports\n"
+		   "                    (a false condition): out of line (default), or in place\n"
+		   "                    with every other thread held.\n"
 		   "  --debug           Print debugging information on stderr.\n"
 		   "  --remote-debug    Log every packet on stderr.\n"
 		   "  --help            Print this message.\n"
@@ -59,6 +63,7 @@ enum {
 	OPT_NO_SHELL,
 	OPT_DISABLE_PACKET,
 	OPT_MOUNT,
+	OPT_STEP_OVER,
 };
 
 static const struct option options[] = {
@@ -74,6 +79,7 @@ static const struct option options[] = {
 	{"no-startup-with-shell", no_argument, NULL, OPT_NO_SHELL},
 	{"disable-packet", required_argument, NULL, OPT_DISABLE_PACKET},
 	{"mount", required_argument, NULL, OPT_MOUNT},
+	{"step-over", required_argument, NULL, OPT_STEP_OVER},
 	{NULL, 0, NULL, 0},
 };
 
@@ -183,6 +189,14 @@ int main(int argc, char **argv)
 			break;
 		case OPT_MOUNT:
 			cfg.mount = optarg;
+			break;
+		case OPT_STEP_OVER:
+			if (strcmp(optarg, "out-of-line") && strcmp(optarg, "in-place")) {
+				fprintf(stderr,
+					"utraced: --step-over is out-of-line or in-place\n");
+				return 2;
+			}
+			cfg.in_place = !strcmp(optarg, "in-place");
 			break;
 		case OPT_REMOTE_DEBUG:
 			cfg.srv.remote_debug = true;

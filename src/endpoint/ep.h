@@ -138,6 +138,7 @@ struct ep_config {
 	char **argv;	   /* program to launch, or NULL */
 	int attach_pid;	   /* --attach PID, or 0 */
 	const char *mount; /* --mount DIR: serve DIR/<pid>/gdb, or NULL */
+	bool in_place;	   /* --step-over=in-place */
 };
 
 /* Run the daemon; returns the process exit code. */
