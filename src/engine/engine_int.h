@@ -89,6 +89,7 @@ struct uthread {
 	uint64_t xol_slot;	    /* its slot's address, 0: none yet */
 	uint64_t xol_for;	    /* the breakpoint whose instruction the slot holds */
 	bool xol_busy;		    /* resumed into its slot, no stop seen since */
+	bool xol_wait;		    /* stays at its breakpoint until a page is mapped */
 	struct arch_xol *xol;	    /* the slot's relocation (for pc fix-ups) */
 	struct xol_inject *xol_inj; /* lent to an injected syscall (xol.c) */
 	struct arch_regs regs;
@@ -177,6 +178,7 @@ struct uproc {
 	uint64_t xol_unmap;	    /* a page mapped where we did not ask: unmap at the end */
 	unsigned xol_map_failures;  /* mmaps that failed: after 3 we stop trying */
 	bool xol_off;		    /* out of line given up for this process */
+	bool xol_mapping;	    /* a thread is mapping a page (one at a time) */
 	struct engine_xol_stats xol_stats;
 };
 
@@ -291,7 +293,7 @@ int seccomp_install(const struct sock_filter *f, size_t n);
 enum xol_result {
 	XOL_NO,	     /* step it over in place */
 	XOL_GO,	     /* its pc is in its slot: resume it */
-	XOL_MAPPING, /* it is lent to the mmap of a page, back at its breakpoint after */
+	XOL_MAPPING, /* it maps a page, or waits for one: back at its breakpoint after */
 };
 enum xol_result xol_start(struct uthread *th, uint64_t addr);
 /* th stopped: one that stopped inside its slot is put where the program would be. */

@@ -189,6 +189,13 @@ static void page_add(struct uproc *p, uint64_t addr)
 	p->xol_pages = pg;
 }
 
+/* No page on its way: the threads that waited for one try again. */
+static void mapping_over(struct uproc *p)
+{
+	p->xol_mapping = false;
+	for_each_thread(p, th) th->xol_wait = false;
+}
+
 /* The injected mmap returned addr (or -errno). */
 static void mapped(struct uproc *p, const struct xol_inject *inj, uint64_t addr)
 {
@@ -228,6 +235,7 @@ bool xol_inject_stop(struct uthread *th, int status)
 		return true;
 	}
 	th->xol_inj = NULL;
+	mapping_over(p);
 	/* both syscall instructions are two bytes long */
 	if (sysstop && ptrace(PTRACE_GETREGS, th->tid, 0L, &r) == 0 &&
 	    r.rip == p->xol_sysinsn + 2 && inj->nr == (is64(p) ? NR_MMAP_64 : NR_MMAP2_32))
@@ -340,9 +348,15 @@ enum xol_result xol_start(struct uthread *th, uint64_t addr)
 	if (th->xol_slot && !reaches(p, th->xol_slot, addr))
 		slot_free(th);
 	if (!th->xol_slot && !(th->xol_slot = slot_take(p, addr))) {
-		if (map_page_near(th, addr))
+		if (p->xol_mapping) { /* one page at a time: the same hole would be asked for twice
+				       */
+			th->xol_wait = true;
 			return XOL_MAPPING;
-		return fallback(p, "no page");
+		}
+		if (!map_page_near(th, addr))
+			return fallback(p, "no page");
+		p->xol_mapping = true;
+		return XOL_MAPPING;
 	}
 	err = slot_fill(th, addr, bp);
 	if (err)
@@ -379,6 +393,8 @@ void xol_stopped(struct uthread *th)
 
 void xol_thread_gone(struct uthread *th)
 {
+	if (th->xol_inj)
+		mapping_over(th->p);
 	if (th->xol_slot)
 		slot_free(th);
 	free(th->xol);

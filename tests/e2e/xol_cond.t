@@ -39,7 +39,7 @@ for spec in 1:4000 8:600 64:100; do
 		# (fewer than n * iters: while gdb steps over its own breakpoint
 		# after a true hit, z0 lifts it and the others run through)
 		ok "$n threads: false hits went out of line (${runs:-?})" eval '((${runs:-0} >= iters - 1))'
-		is "${inplace:-?}" 0 "$n threads: none in place"
+		is "${inplace:-?}" 0 "$n threads: none in place" || diag "$(grep -A2 '^step-overs out' <<<"$GDB_OUT")"
 	fi
 done
 
@@ -70,19 +70,33 @@ attached() {
 	feed_reader go
 }
 
-# program_ends WHAT: the attached program ends well, its code the file's.
+# program_ends WHAT [detached]: the attached program ends well; detached:
+# its code is the file's.
 program_ends() {
 	ok "$1: the program ends" wait_exit "$READER_PID"
-	is "$EXIT_STATUS" 0 "$1: with status 0"
+	is "$EXIT_STATUS" 0 "$1: with status 0" || diag "$(cat "$READER_OUT")"
 	like "$(cat "$READER_OUT")" '^sums ok$' "$1: every call made once"
-	like "$(cat "$READER_OUT")" '^text ok$' "$1: its code is the file's"
+	[[ -z ${2:-} ]] || like "$(cat "$READER_OUT")" '^text ok$' "$1: its code is the file's"
 }
 
 # --- detach at a true hit while the others run through the loop
 attached detach 'break work if i == 2000' continue detach
 ok 'detach: gdb ends' wait_exit "$GDB_PID"
 like "$(cat "$WORK/detach.out")" 'hit Breakpoint 1, work \(id=[0-9]+, i=2000\)' 'detach: a true hit first'
-program_ends detach
+program_ends detach detached
+
+# --- signals to the threads while they go through their slots
+attached signals 'handle SIGUSR1 nostop noprint pass' 'break work if i == -1' continue
+for ((i = 0; i < 300; i++)); do
+	for t in /proc/$READER_PID/task/*; do
+		kill -USR1 "${t##*/}" 2>/dev/null # (a thread-directed signal, tgkill-like for the main)
+	done
+	((i % 50)) || sleep 0.01
+done
+program_ends signals
+like "$(cat "$READER_OUT")" '^signals [1-9][0-9]*$' 'signals: the handler ran'
+ok 'signals: gdb ends with the program' wait_exit "$GDB_PID"
+unlike "$(cat "$WORK/signals.out")" 'SIGTRAP|SIGSEGV|SIGILL' 'signals: no stray trap or fault reported'
 
 # --- gdb killed with -9 in the middle of the loop: the program goes on
 # (gdbserver keeps it stopped for the next gdb)
@@ -92,7 +106,7 @@ else
 	attached kill9 'break work if i == -1' continue
 	sleep 0.5
 	kill -9 "$GDB_PID"
-	program_ends 'kill -9'
+	program_ends 'kill -9' detached
 fi
 
 done_testing

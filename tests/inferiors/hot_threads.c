@@ -5,9 +5,12 @@
  * bytes of the executable file (no trap of a debugger left behind), and
  * exits 0.  A debugger's conditional breakpoint or dprintf on work()
  * is hit NTHREADS*ITERS times.  With "wait", the threads start once a line
- * has been read from stdin (time for a debugger to attach). */
+ * has been read from stdin (time for a debugger to attach).  SIGUSR1 is
+ * counted by a handler (printed as "signals N"): signals that land while
+ * a thread runs a breakpoint's instruction somewhere else. */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,13 @@
 extern const char __executable_start[];
 static long iters = 1000;
 static long sums[MAXTHREADS];
+static volatile sig_atomic_t signals;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	signals++;
+}
 
 /* noinline: the call is what the breakpoint sits on */
 __attribute__((noinline)) void work(int id, long i)
@@ -55,6 +65,7 @@ int main(int argc, char **argv)
 	int n = argc > 1 ? atoi(argv[1]) : 1;
 	pthread_t t[MAXTHREADS];
 
+	signal(SIGUSR1, on_usr1);
 	if (argc > 2)
 		iters = atol(argv[2]);
 	if (n < 1 || n > MAXTHREADS)
@@ -76,6 +87,7 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("sums ok\n");
+	printf("signals %d\n", (int)signals);
 	printf(text_ok() ? "text ok\n" : "text modified\n");
 	return 0;
 }
