@@ -114,35 +114,56 @@ int arch_dr_remove(struct arch_dregs *dr, enum arch_dr_type type, uint64_t addr,
 int arch_dr_hit_slot(const struct arch_dregs *dr, uint64_t dr6);
 
 /*
- * Out-of-line execution of one instruction (x86_xol.c): the code that does
- * what the instruction at addr does when it runs at slot instead, then
- * goes on where the original would. kind ARCH_XOL_INPLACE (why says why):
- * it cannot, step it where it is. Pure: bytes in, bytes out.
+ * Out-of-line execution of one instruction (x86_xol.c), as the kernel's
+ * uprobes do it. To step a thread over one of its int3 breakpoints at A
+ * without taking the trap out, the engine runs a relocated copy of the
+ * original instruction in a per-thread slot of a scratch page mapped into
+ * the process (within +-2 GiB of A for a 64-bit one: rip-relative operands
+ * and rel32 jumps must reach), followed by a jump to where the original
+ * would have gone. Pure: the engine reads the bytes, writes code[] into the
+ * slot, points the thread's pc at the slot and resumes it.
  */
-#define ARCH_XOL_SLOT	64 /* bytes of code a slot holds */
-#define ARCH_XOL_POINTS 4
+#define ARCH_XOL_SLOT	64 /* bytes per slot; code[] never needs more */
+#define ARCH_XOL_POINTS 4  /* instruction boundaries of a slot that map to a user pc */
+
 enum arch_xol_kind {
-	ARCH_XOL_RUN,
-	ARCH_XOL_INPLACE,
+	ARCH_XOL_RUN,	  /* code[] runs in the slot */
+	ARCH_XOL_INPLACE, /* cannot run elsewhere: step it in place; why says why */
 };
+
+/* Where the program is when a thread stops at offset off of its slot. */
+struct arch_xol_point {
+	uint8_t off;  /* an instruction boundary in code[] */
+	uint8_t undo; /* bytes the slot pushed for an instruction not yet done: popped back */
+	uint64_t pc;  /* the pc the user sees */
+};
+
 struct arch_xol {
 	enum arch_xol_kind kind;
-	const char *why; /* INPLACE: a short reason ("system call", "trap", ...) */
+	const char *why; /* INPLACE: a short reason, for statistics ("syscall", "trap", ...) */
 	uint8_t code[ARCH_XOL_SLOT];
 	size_t code_len;
-	size_t insn_len; /* of the original */
-	/* the instruction boundaries of code[]: where a thread stopped there is */
-	unsigned npoints;
-	struct arch_xol_point {
-		uint8_t off;  /* in code[] */
-		uint8_t undo; /* bytes pushed so far, to take back */
-		uint64_t pc;  /* the program's pc for a thread stopped there */
-	} points[ARCH_XOL_POINTS];
+	size_t insn_len; /* length of the original instruction (0: undecodable) */
+	unsigned int npoints;
+	struct arch_xol_point points[ARCH_XOL_POINTS];
 };
-/* insn: avail bytes at addr (the original, no trap in them). 0 (see kind) or -errno. */
+
+/*
+ * Relocate the instruction at addr for the slot at slot: insn holds the
+ * original bytes there (not our int3), avail of them readable (16 is
+ * plenty). Fills *out, RUN or INPLACE; returns 0, or -EINVAL for a bad
+ * argument. A RUN copy is only valid at that slot, for that addr.
+ */
 int arch_xol_prepare(const struct arch_desc *d, const uint8_t *insn, size_t avail, uint64_t addr,
 		     uint64_t slot, struct arch_xol *out);
-/* r stopped inside the slot: moved where the program is. False if not at a boundary. */
+
+/*
+ * A thread stopped (signal, ^C, fault) with its pc in the slot where x
+ * runs: put r where the program is. At A (and any push of the slot undone)
+ * if the original instruction has not taken effect, where it leads if it
+ * has. False, r untouched, if the pc is not one of x's instruction
+ * boundaries (or not in the slot at all).
+ */
 bool arch_xol_fixup(const struct arch_xol *x, uint64_t slot, const struct arch_desc *d,
 		    struct arch_regs *r);
 

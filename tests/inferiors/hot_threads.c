@@ -86,7 +86,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	printf("sums ok\n");
+	printf("sums ok\n"); /* LINE:sums-ok */
 	printf("signals %d\n", (int)signals);
 	printf(text_ok() ? "text ok\n" : "text modified\n");
 	return 0;
