@@ -73,6 +73,7 @@ struct uthread {
 	bool xsave_valid;  /* regs.xsave cached */
 	bool has_pending;
 	bool in_syscall;       /* between a syscall-entry and its exit stop */
+	bool user_stop;	       /* stopped on its way back to user mode, not inside a syscall */
 	long sys_nr;	       /* ... of this syscall */
 	struct uevent pending; /* an event not yet given to the engines */
 	int64_t stime_ns;      /* its process's system time at this stop (tracer->rusage) */

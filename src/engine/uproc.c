@@ -400,6 +400,14 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 		th->interrupting = true;
 		return;
 	}
+	/*
+	 * A signal's or an interrupt's stop is on the way back to user mode;
+	 * an event's (clone, exec, exit...) and a syscall stop are inside a
+	 * syscall, where a syscall cannot be injected (xol.c): resumed, the
+	 * thread would first finish, or start, that one.
+	 */
+	th->user_stop = (unsigned)status >> 16 == PTRACE_EVENT_STOP ||
+			(!((unsigned)status >> 16) && sig != (SIGTRAP | 0x80));
 	th->attach_stop = th->seizing && event == PTRACE_EVENT_STOP && sig == SIGTRAP;
 	th->seizing = false;
 	th->stopped = true;

@@ -144,10 +144,13 @@ static void set_syscall_regs(struct uproc *p, struct user_regs_struct *r, long n
  */
 static int inject_start(struct uthread *th, long nr, const uint64_t args[6], uint64_t near)
 {
-	struct xol_inject *inj = calloc(1, sizeof(*inj));
+	struct xol_inject *inj;
 	struct user_regs_struct r;
 	int err;
 
+	if (!th->user_stop)
+		return -EAGAIN; /* inside a syscall: it would finish that one first */
+	inj = calloc(1, sizeof(*inj));
 	if (!inj)
 		return -ENOMEM;
 	if (ptrace(PTRACE_GETREGS, th->tid, 0L, &inj->regs) < 0)
@@ -241,6 +244,8 @@ bool xol_inject_stop(struct uthread *th, int status)
 	    r.rip == p->xol_sysinsn + 2 && inj->nr == (is64(p) ? NR_MMAP_64 : NR_MMAP2_32))
 		mapped(p, inj, is64(p) ? r.rax : (uint32_t)r.rax);
 	ptrace(PTRACE_SETREGS, th->tid, 0L, &inj->regs);
+	if (sysstop) /* our syscall's exit: user mode next, as from the stop it was lent at */
+		th->user_stop = true;
 	regs_invalidate(th);
 	free(inj);
 	return sysstop;
@@ -459,7 +464,7 @@ void xol_release(struct uproc *p)
 		if (!th->stopped)
 			return;
 		xol_stopped(th);
-		if (!th->xol_inj && !via)
+		if (!th->xol_inj && th->user_stop && !th->deliver_sig && !via)
 			via = th;
 	}
 	if (p->xol_unmap)
