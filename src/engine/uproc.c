@@ -244,6 +244,21 @@ static void exec_takeover(struct uthread *th, struct uthread *from)
 	th->stepping = from->stepping;
 }
 
+/*
+ * Does task tid still exist (alive or a zombie not yet reaped)? A new
+ * thread's first stop can be reaped before its creator's clone event (the
+ * kernel's wait hands out the newest tracee's statuses first); adopted
+ * then, it may run, exit and be reaped before that event comes. /proc/TID
+ * answers for any thread, listed under its process or not.
+ */
+static bool task_exists(pid_t tid)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/proc/%d", tid);
+	return access(path, F_OK) == 0 || errno != ENOENT;
+}
+
 static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 {
 	unsigned long msg = 0;
@@ -251,6 +266,8 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 	ptrace(PTRACE_GETEVENTMSG, th->tid, 0L, &msg);
 	switch (event) {
 	case PTRACE_EVENT_CLONE:
+		if (!uproc_thread(p, (pid_t)msg) && !task_exists((pid_t)msg))
+			break; /* it was adopted early, ran and was reaped: not to be born again */
 		if (!uproc_thread(p, (pid_t)msg) && !fork_is_thread(p, (pid_t)msg)) {
 			fork_event(th, (pid_t)msg, false); /* a clone that makes a process */
 			break;

@@ -67,6 +67,14 @@ void gdb_proc_remove(struct gdb_session *s, struct engine *e)
 		s->procs[i] = s->procs[--s->nprocs];
 		break;
 	}
+	/* a stop of it gdb has not heard of is no one's now (gdbserver discards them too) */
+	for (size_t i = 0; i < s->npend;) {
+		if (s->pend[i].pid == pid)
+			memmove(s->pend + i, s->pend + i + 1,
+				(--s->npend - i) * sizeof(s->pend[0]));
+		else
+			i++;
+	}
 	if (s->engine == e) {
 		s->engine = s->nprocs ? s->procs[0].e : NULL;
 		s->g_tid = 0;
@@ -121,6 +129,16 @@ bool gdb_procs_take_pending(struct gdb_session *s, struct engine_stop *st)
 	*st = s->pend[0];
 	memmove(s->pend, s->pend + 1, --s->npend * sizeof(s->pend[0]));
 	return true;
+}
+
+/* Is the death of pid kept for gdb's next resume? */
+bool gdb_procs_death_pending(struct gdb_session *s, pid_t pid)
+{
+	for (size_t i = 0; i < s->npend; i++)
+		if (s->pend[i].pid == pid && (s->pend[i].kind == ENGINE_STOP_EXITED ||
+					      s->pend[i].kind == ENGINE_STOP_KILLED))
+			return true;
+	return false;
 }
 
 static void keep_pending(struct gdb_session *s, const struct engine_stop *st)

@@ -121,11 +121,16 @@ static int start_resume(struct gdb_session *s, const struct engine_resume *acts,
 	if (s->nonstop)
 		return resume_nonstop(s, acts, pids, n);
 	if (gdb_procs_take_pending(s, &st)) {
+		struct gdb_proc *pr = gdb_proc_of(s, st.pid);
+
 		s->range.on = false;
 		s->last = st;
 		s->have_last = true;
 		gdb_select_stopped(s, &st);
 		gdb_stop_reply(s, &st, &s->reply);
+		/* a death kept for this answer: gdb is done with the process now */
+		if (pr && (st.kind == ENGINE_STOP_EXITED || st.kind == ENGINE_STOP_KILLED))
+			gdb_proc_detach(s, pr->e);
 		return 0;
 	}
 	err = gdb_procs_resume(s, acts, pids, n);

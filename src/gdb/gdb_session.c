@@ -90,7 +90,13 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 		s->last = *st; /* for '?' of the next client */
 		s->have_last = true;
 	}
-	if (gone && pr)
+	/*
+	 * A death gdb has not heard of (it had the process stopped: killed
+	 * from outside) keeps the process until gdb's next resume answers
+	 * with it or its detach answers OK, as with gdbserver, which sees the
+	 * death only then: dropped now, the connection would close under gdb.
+	 */
+	if (gone && pr && !gdb_procs_death_pending(s, st->pid))
 		gdb_proc_detach(s, pr->e);
 }
 
