@@ -74,6 +74,8 @@ struct uthread {
 	bool has_pending;
 	bool in_syscall;       /* between a syscall-entry and its exit stop */
 	bool user_stop;	       /* stopped on its way back to user mode, not inside a syscall */
+	bool sig_stop;	       /* a signal's or a syscall's stop: a resume can carry a signal */
+	int owed_sig;	       /* queued with tgkill for a stop that could not carry it */
 	long sys_nr;	       /* ... of this syscall */
 	struct uevent pending; /* an event not yet given to the engines */
 	int64_t stime_ns;      /* its process's system time at this stop (tracer->rusage) */
@@ -101,6 +103,7 @@ struct xol_page {
 	struct xol_page *next;
 	uint64_t addr;
 	uint64_t used; /* slots taken, one bit each */
+	bool dontfork; /* madvise(MADV_DONTFORK) done: a fork child does not get it */
 };
 
 struct swbp {
@@ -242,6 +245,8 @@ int uproc_stop_all_sync(struct uproc *p, long long deadline);
 int uproc_take_queued_signals(struct uproc *p);
 void uproc_handle_status(struct uproc *p, struct uthread *th, int status);
 void uproc_exited(struct uproc *p, int status);
+/* The signal th's resume or detach gives it: 0 if it had to be queued instead. */
+int uproc_resume_signal(struct uthread *th);
 
 /* nonstop.c */
 void nonstop_queue(struct engine *e, const struct engine_stop *st);
@@ -303,6 +308,8 @@ void xol_stopped(struct uthread *th);
 bool xol_inject_stop(struct uthread *th, int status);
 void xol_thread_gone(struct uthread *th);
 void xol_exec(struct uproc *p);
+/* A fork child, stopped, before it is let go or adopted: no page of ours left in it. */
+void xol_fork_child(struct uproc *p, pid_t child);
 void xol_release(struct uproc *p);
 void xol_free(struct uproc *p);
 

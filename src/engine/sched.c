@@ -109,7 +109,7 @@ static int resume_thread(struct uthread *th, bool step)
 
 	if (th->dr_dirty)
 		bp_dregs_apply(th);
-	if (ptrace(req, th->tid, 0L, (long)th->deliver_sig) < 0)
+	if (ptrace(req, th->tid, 0L, (long)uproc_resume_signal(th)) < 0)
 		return -errno; /* ESRCH: it died; its exit status is on the way */
 	th->stopped = false;
 	th->stepping = step;

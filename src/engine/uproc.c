@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -183,10 +184,30 @@ void uproc_detach_all(struct uproc *p)
 		}
 		if (th->has_pending && th->pending.kind == UEV_SIGNAL)
 			sig = th->pending.sig;
+		th->deliver_sig = sig;
+		sig = uproc_resume_signal(th);
 		if (p->dregs_used)
 			bp_dregs_clear(th->tid);
 		ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig);
 	}
+}
+
+/*
+ * Only a signal's stop and a syscall's stop pass on the signal given to
+ * PTRACE_CONT and the like; at an interrupt's or an event's stop (clone,
+ * fork, exec, seccomp) the kernel drops it. There it is queued to the
+ * thread with tgkill, and its stop, which comes before the thread runs
+ * on, is let through without a report (owed_sig).
+ */
+int uproc_resume_signal(struct uthread *th)
+{
+	int sig = th->deliver_sig;
+
+	if (!sig || th->sig_stop)
+		return sig;
+	if (syscall(SYS_tgkill, th->p->pid, th->tid, sig) == 0)
+		th->owed_sig = sig;
+	return 0;
 }
 
 void uproc_exited(struct uproc *p, int status)
@@ -425,6 +446,7 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 	 */
 	th->user_stop = (unsigned)status >> 16 == PTRACE_EVENT_STOP ||
 			(!((unsigned)status >> 16) && sig != (SIGTRAP | 0x80));
+	th->sig_stop = !((unsigned)status >> 16);
 	th->attach_stop = th->seizing && event == PTRACE_EVENT_STOP && sig == SIGTRAP;
 	th->seizing = false;
 	th->stopped = true;
@@ -450,6 +472,12 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 		sys_handle_stop(th);
 		if (th->has_pending)
 			p->last_event = th;
+	} else if (sig == th->owed_sig) {
+		/* the signal we queued: given now, as it was meant to be */
+		th->owed_sig = 0;
+		th->deliver_sig = sig;
+		sched_update(p);
+		return;
 	} else {
 		p->last_event = th;
 		event_classify(th, sig);
