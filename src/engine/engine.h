@@ -385,7 +385,7 @@ enum engine_bp_type {
 };
 int engine_bp_insert(struct engine *e, enum engine_bp_type type, uint64_t addr, int len);
 int engine_bp_remove(struct engine *e, enum engine_bp_type type, uint64_t addr, int len);
-/* Steps over breakpoints of e's process made by utraced itself (xol.c). */
+/* Steps over breakpoints of e's process made by utraced itself (xol.c), since its last exec. */
 struct engine_xol_stats {
 	unsigned long runs;    /* out of line: one stop, no other thread held */
 	unsigned long inplace; /* in place instead, every other thread held */

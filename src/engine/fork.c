@@ -190,8 +190,10 @@ void fork_event(struct uthread *th, pid_t child, bool vfork)
 			follow |= ENGINE_BIT(e);
 	}
 	wait_child_stop(p->t, child);
-	if (!vfork)
+	if (!vfork) {
 		strip_traps(p, child, want);
+		xol_fork_child(p, child);
+	}
 	if (!want && !follow) {
 		ptrace(PTRACE_DETACH, child, 0L, 0L);
 		return;

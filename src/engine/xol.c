@@ -35,6 +35,8 @@
 #define NR_MUNMAP_64  11
 #define NR_MMAP2_32   192
 #define NR_MUNMAP_32  91
+#define NR_MADVISE_64 28
+#define NR_MADVISE_32 219
 #define MAP_NOREPLACE 0x100000 /* MAP_FIXED_NOREPLACE, Linux 4.17 */
 
 /* What a thread was doing before it was lent to an injected syscall. */
@@ -192,6 +194,13 @@ static void page_add(struct uproc *p, uint64_t addr)
 	p->xol_pages = pg;
 }
 
+static void page_dontfork(struct uproc *p, uint64_t addr)
+{
+	for (struct xol_page *pg = p->xol_pages; pg; pg = pg->next)
+		if (pg->addr == addr)
+			pg->dontfork = true;
+}
+
 /* No page on its way: the threads that waited for one try again. */
 static void mapping_over(struct uproc *p)
 {
@@ -199,21 +208,44 @@ static void mapping_over(struct uproc *p)
 	for_each_thread(p, th) th->xol_wait = false;
 }
 
-/* The injected mmap returned addr (or -errno). */
-static void mapped(struct uproc *p, const struct xol_inject *inj, uint64_t addr)
+/* The injected mmap returned addr (or -errno): true if the page is ours to use. */
+static bool mapped(struct uproc *p, const struct xol_inject *inj, uint64_t addr)
 {
 	if (addr >= (uint64_t)-4095 || (!is64(p) && addr >= (uint32_t)-4095)) {
 		if (++p->xol_map_failures >= 3)
 			p->xol_off = true;
-		return;
+		return false;
 	}
 	if (addr == inj->hint || reaches(p, addr, inj->near)) {
 		page_add(p, addr);
-		return;
+		return true;
 	}
 	/* a kernel without MAP_FIXED_NOREPLACE took the address as a hint */
 	p->xol_unmap = addr;
 	p->xol_off = true;
+	return false;
+}
+
+/*
+ * Right after the mmap, through the same thread: madvise(MADV_DONTFORK),
+ * so that a fork child (which we may never trace) is not left with the
+ * page. True if it is under way.
+ */
+static bool dontfork_start(struct uthread *th, struct xol_inject *inj, uint64_t addr)
+{
+	struct uproc *p = th->p;
+	uint64_t args[6] = {addr, XOL_PAGE, MADV_DONTFORK};
+	struct user_regs_struct r = inj->regs;
+
+	set_syscall_regs(p, &r, is64(p) ? NR_MADVISE_64 : NR_MADVISE_32, args);
+	if (ptrace(PTRACE_SETREGS, th->tid, 0L, &r) < 0 ||
+	    ptrace(PTRACE_SYSCALL, th->tid, 0L, 0L) < 0)
+		return false;
+	inj->nr = is64(p) ? NR_MADVISE_64 : NR_MADVISE_32;
+	inj->hint = addr;
+	inj->entered = false;
+	th->stopped = false;
+	return true;
 }
 
 /*
@@ -230,6 +262,7 @@ bool xol_inject_stop(struct uthread *th, int status)
 	struct user_regs_struct r;
 	int event = (unsigned)status >> 16;
 	bool sysstop = WSTOPSIG(status) == (SIGTRAP | 0x80) && !event;
+	bool ours;
 
 	if ((event == PTRACE_EVENT_SECCOMP || (sysstop && !inj->entered)) &&
 	    ptrace(PTRACE_SYSCALL, th->tid, 0L, 0L) == 0) {
@@ -237,15 +270,21 @@ bool xol_inject_stop(struct uthread *th, int status)
 		th->stopped = false;
 		return true;
 	}
+	/* both syscall instructions are two bytes long */
+	ours = sysstop && ptrace(PTRACE_GETREGS, th->tid, 0L, &r) == 0 &&
+	       r.rip == p->xol_sysinsn + 2;
+	if (ours && inj->nr == (is64(p) ? NR_MADVISE_64 : NR_MADVISE_32) && r.rax == 0)
+		page_dontfork(p, inj->hint);
+	if (ours && inj->nr == (is64(p) ? NR_MMAP_64 : NR_MMAP2_32) &&
+	    mapped(p, inj, is64(p) ? r.rax : (uint32_t)r.rax) &&
+	    dontfork_start(th, inj, is64(p) ? r.rax : (uint32_t)r.rax))
+		return true;
 	th->xol_inj = NULL;
 	mapping_over(p);
-	/* both syscall instructions are two bytes long */
-	if (sysstop && ptrace(PTRACE_GETREGS, th->tid, 0L, &r) == 0 &&
-	    r.rip == p->xol_sysinsn + 2 && inj->nr == (is64(p) ? NR_MMAP_64 : NR_MMAP2_32))
-		mapped(p, inj, is64(p) ? r.rax : (uint32_t)r.rax);
 	ptrace(PTRACE_SETREGS, th->tid, 0L, &inj->regs);
 	if (sysstop) /* our syscall's exit: user mode next, as from the stop it was lent at */
 		th->user_stop = true;
+	th->sig_stop = !event;
 	regs_invalidate(th);
 	free(inj);
 	return sysstop;
@@ -425,6 +464,38 @@ void xol_exec(struct uproc *p)
 	}
 	p->xol_sysinsn = 0;
 	p->xol_unmap = 0;
+	memset(&p->xol_stats, 0, sizeof(p->xol_stats)); /* a new program: its own numbers */
+}
+
+/*
+ * A fork made between a page's mmap and its madvise gave the child a copy:
+ * unmapped there, through the child's own first stop (a user-mode stop),
+ * waited for here as fork_event() waits for that stop.
+ */
+void xol_fork_child(struct uproc *p, pid_t child)
+{
+	for (struct xol_page *pg = p->xol_pages; pg; pg = pg->next) {
+		uint64_t args[6] = {pg->addr, XOL_PAGE};
+		struct user_regs_struct saved, r;
+		int status = 0;
+
+		if (pg->dontfork || ptrace(PTRACE_GETREGS, child, 0L, &saved) < 0)
+			continue;
+		r = saved;
+		set_syscall_regs(p, &r, is64(p) ? NR_MUNMAP_64 : NR_MUNMAP_32, args);
+		if (ptrace(PTRACE_SETREGS, child, 0L, &r) < 0)
+			continue;
+		for (int stop = 0; stop < 2; stop++) { /* its entry, its exit */
+			if (ptrace(PTRACE_SYSCALL, child, 0L, 0L) < 0)
+				break;
+			while (waitpid(child, &status, __WALL) < 0 && errno == EINTR)
+				;
+			if (!WIFSTOPPED(status) || WSTOPSIG(status) != (SIGTRAP | 0x80))
+				break;
+		}
+		if (WIFSTOPPED(status))
+			ptrace(PTRACE_SETREGS, child, 0L, &saved);
+	}
 }
 
 /* A syscall through stopped th, waited for here (the last engine is leaving). */
