@@ -264,6 +264,8 @@ int tracer_take_early(struct tracer *t, pid_t pid, int *status);
 struct uthread *thread_born(struct uproc *p, pid_t tid);
 void thread_exited(struct uthread *th, int status);
 void thread_exit_stop(struct uthread *th);
+/* A stop of one thread, not to be reported once that thread is dying. */
+bool stop_dies_with_thread(enum engine_stop_kind kind);
 void thread_reports_next(struct uproc *p);
 
 /* sched.c */

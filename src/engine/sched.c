@@ -62,12 +62,30 @@ static struct uthread *interrupted_thread(struct uproc *p, const struct engine *
 	return last;
 }
 
+/*
+ * The thread e's report is about was woken from its stop by a SIGKILL
+ * (an exit_group or an exec in another thread), which ptrace sees before
+ * its exit stop arrives: ptrace refuses a tracee with a fatal signal.
+ */
+static bool report_thread_dying(struct engine *e)
+{
+	struct uthread *th = uproc_thread(e->p, e->report.tid);
+	unsigned long msg;
+
+	return th && th->stopped && stop_dies_with_thread(e->report.kind) &&
+	       ptrace(PTRACE_GETEVENTMSG, th->tid, 0L, &msg) < 0 && errno == ESRCH;
+}
+
 static void deliver_reports(struct uproc *p)
 {
 	for_each_engine(p, e)
 	{
 		if (!e->has_report && !(e->interrupt_req && !e->stopped))
 			continue;
+		if (e->has_report && report_thread_dying(e)) {
+			e->has_report = false; /* its exit is on the way */
+			continue;
+		}
 		if (!e->has_report) {
 			struct uthread *th = interrupted_thread(p, e);
 

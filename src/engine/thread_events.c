@@ -92,12 +92,36 @@ struct uthread *thread_born(struct uproc *p, pid_t tid)
 }
 
 /* th is gone: forget it, then tell the engines that want to know. */
+/*
+ * A stop of th not yet reported (an all-stop engine waits for the other
+ * threads) that goes with it when it dies: a SIGKILL (exit_group, or an
+ * exec in another thread) woke it from its stop. Reported, gdb would ask
+ * for the registers of a thread that is no more.
+ */
+bool stop_dies_with_thread(enum engine_stop_kind kind)
+{
+	switch (kind) {
+	case ENGINE_STOP_SIGNAL:
+	case ENGINE_STOP_SWBREAK:
+	case ENGINE_STOP_HWBREAK:
+	case ENGINE_STOP_WATCH:
+	case ENGINE_STOP_STEP:
+	case ENGINE_STOP_SYSCALL_ENTRY:
+	case ENGINE_STOP_SYSCALL_RETURN:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void thread_gone(struct uproc *p, struct uthread *th, int code)
 {
 	struct engine_stop st = {.pid = p->pid, .tid = th->tid, .status = code};
 	uint64_t ran = 0;
 
 	for_each_engine(p, e) if (thread_runs_for(th, e)) ran |= ENGINE_BIT(e);
+	for_each_engine(p, e) if (e->has_report && e->report.tid == th->tid &&
+				  stop_dies_with_thread(e->report.kind)) e->has_report = false;
 	uthread_remove(th);
 	for_each_engine(p, e)
 	{

@@ -16,7 +16,7 @@ stats_of() {
 }
 
 # --- fork
-launch "$PROG" 4 20000 fork
+launch "$PROG" 4 10000 fork
 remote_gdb "$PROG" "${SETUP[@]}" 'break work if i == -1' "break xol_forks.c:$END" \
 	continue 'monitor utraced stats' continue
 like "$GDB_OUT" '^\[Detaching after fork from child process [0-9]+\]' 'fork: gdb sees the forks'
@@ -32,7 +32,7 @@ if ! server_is_gdbserver; then
 fi
 
 # --- exec with threads in the loop
-launch "$PROG" 4 200000 exec
+launch "$PROG" 4 40000 exec
 remote_gdb "$PROG" "${SETUP[@]}" 'break work if i == -1' "break xol_forks.c:$END" \
 	continue 'monitor utraced stats' continue
 like "$GDB_OUT" 'is executing new program' 'exec: gdb sees the exec'
