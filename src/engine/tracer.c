@@ -17,6 +17,7 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/epoll.h>
+#include <sys/ptrace.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -124,11 +125,11 @@ struct uthread *tracer_find_thread(struct tracer *t, pid_t tid)
 	return NULL;
 }
 
-/* The thread group of tid, from /proc; 0 if unknown. */
-pid_t tracer_tgid_of(pid_t tid)
+/* A "Name: N" field of /proc/TID/status (fmt "Name: %d"); 0 if unknown. */
+static pid_t status_field(pid_t tid, const char *fmt)
 {
 	char path[64], line[128];
-	pid_t tgid = 0;
+	pid_t val = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
@@ -136,10 +137,40 @@ pid_t tracer_tgid_of(pid_t tid)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+		if (sscanf(line, fmt, &val) == 1)
 			break;
 	fclose(f);
-	return tgid;
+	return val;
+}
+
+/* The thread group of tid, from /proc; 0 if unknown. */
+pid_t tracer_tgid_of(pid_t tid)
+{
+	return status_field(tid, "Tgid: %d");
+}
+
+/*
+ * A stop of a task no process of ours owns: a thread or fork child the
+ * kernel attached to us while its process was being let go. Left there,
+ * it would stay stopped for ever, and its process could never end (its
+ * parent's waitpid would not return). It goes, with its signal if the
+ * stop was one.
+ */
+static bool traced_pid(struct tracer *t, pid_t pid)
+{
+	for (struct uproc *p = t->procs; p; p = p->next)
+		if (p->pid == pid && !p->exited)
+			return true;
+	return false;
+}
+
+static void stray_detach(pid_t tid, int status)
+{
+	int sig = WSTOPSIG(status);
+
+	if ((unsigned)status >> 16 || sig == (SIGTRAP | 0x80))
+		sig = 0;
+	ptrace(PTRACE_DETACH, tid, 0L, (long)sig);
 }
 
 /*
@@ -168,9 +199,14 @@ static void handle_status(struct tracer *t, pid_t tid, int status, const struct 
 		return;
 	if (!th && WIFSTOPPED(status))
 		th = adopt_thread(t, tid);
-	if (!th && WIFSTOPPED(status) && tracer_tgid_of(tid) == tid && t->nearly < 16) {
+	if (!th && WIFSTOPPED(status) && tracer_tgid_of(tid) == tid && t->nearly < 16 &&
+	    traced_pid(t, status_field(tid, "PPid: %d"))) {
 		/* a fork child whose parent has not reported the fork yet */
 		t->early[t->nearly++] = (struct early_status){tid, status};
+		return;
+	}
+	if (!th && WIFSTOPPED(status)) {
+		stray_detach(tid, status);
 		return;
 	}
 	if (!th && (WIFEXITED(status) || WIFSIGNALED(status))) {
