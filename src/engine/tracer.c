@@ -330,14 +330,26 @@ int tracer_wait_until(struct tracer *t, long long deadline)
 	return err;
 }
 
-static void reap_all(struct tracer *t)
+/*
+ * Statuses handled per turn of the event loop. Threads that hit a
+ * breakpoint nobody reports come back as fast as they are let go: with
+ * "reap until none is left", 20 of them kept the loop here and a client's
+ * packet waited seconds for its answer (gdb.threads/interrupt-while-step-
+ * over.exp). With more left, the loop is woken to come back after it has
+ * served what else is ready.
+ */
+#define REAP_BATCH 64
+
+static bool reap_some(struct tracer *t)
 {
 	struct signalfd_siginfo si;
 
 	while (read(t->sigfd, &si, sizeof(si)) == sizeof(si))
 		;
-	while (reap_one(t, WNOHANG) > 0)
-		;
+	for (int n = 0; n < REAP_BATCH; n++)
+		if (reap_one(t, WNOHANG) <= 0)
+			return false;
+	return true;
 }
 
 /* Hand ready stop reports to their clients. */
@@ -378,8 +390,11 @@ static void notify_all(struct tracer *t)
 
 void tracer_poll(struct tracer *t)
 {
-	reap_all(t);
+	bool more = reap_some(t);
+
 	notify_all(t);
+	if (more)
+		tracer_wake(t);
 }
 
 int tracer_wait(struct tracer *t, volatile sig_atomic_t *stop)
