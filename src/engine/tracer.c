@@ -2,9 +2,10 @@
  * tracer.c: the daemon-wide ptrace owner and its wait loop.
  *
  * ptrace stops of our tracees are announced with SIGCHLD; we block the
- * signal and read it from a signalfd, then reap every waitable status with
+ * signal and read it from a signalfd, then reap the waitable statuses with
  * waitpid(WNOHANG | __WALL) (signals coalesce, so one SIGCHLD may stand for
- * many stops). An eventfd wakes the loop when a stop report is ready to be
+ * many stops), a batch per turn of the event loop. An eventfd wakes the
+ * loop when statuses are left, and when a stop report is ready to be
  * handed to a client outside the call that produced it.
  */
 #include "engine_int.h"
