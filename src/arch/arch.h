@@ -58,6 +58,8 @@ const struct arch_desc *arch_get(enum arch_kind kind);
  */
 const char *arch_tdesc_xml(const struct arch_desc *d, const char *annex);
 
+/* Where regno lives: ARCH_RS_GP or ARCH_RS_XSAVE (0 if regno is bad). */
+unsigned arch_reg_set(const struct arch_desc *d, int regno);
 /* Copy register regno into out (d->regs[regno].size bytes); -1 if regno is bad. */
 int arch_reg_read(const struct arch_desc *d, const struct arch_regs *r, int regno, uint8_t *out);
 /* Store register regno from in; returns ARCH_RS_* bits touched, or -1 if regno is bad. */

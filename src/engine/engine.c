@@ -307,18 +307,23 @@ static struct uthread *stopped_thread(struct engine *e, pid_t tid, int *err)
 	return *err ? NULL : th;
 }
 
-int engine_regs(struct engine *e, pid_t tid, struct arch_regs **out)
+int engine_regs_of(struct engine *e, pid_t tid, unsigned sets, struct arch_regs **out)
 {
 	int err;
 	struct uthread *th = stopped_thread(e, tid, &err);
 
 	if (!th)
 		return err;
-	err = regs_fetch(th, true);
+	err = regs_fetch(th, (sets & ARCH_RS_XSAVE) != 0);
 	if (err)
 		return err;
 	*out = &th->regs;
 	return 0;
+}
+
+int engine_regs(struct engine *e, pid_t tid, struct arch_regs **out)
+{
+	return engine_regs_of(e, tid, ARCH_RS_GP | ARCH_RS_XSAVE, out);
 }
 
 int engine_pc(struct engine *e, pid_t tid, uint64_t *pc)

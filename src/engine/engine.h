@@ -368,6 +368,8 @@ ssize_t engine_mem_write(struct engine *e, uint64_t addr, const void *buf, size_
  * with the ARCH_RS_* bits touched; it writes through to the thread.
  */
 int engine_regs(struct engine *e, pid_t tid, struct arch_regs **out);
+/* The same, only the ARCH_RS_* sets asked for read in (the others may be stale). */
+int engine_regs_of(struct engine *e, pid_t tid, unsigned sets, struct arch_regs **out);
 int engine_regs_store(struct engine *e, pid_t tid, unsigned which);
 /* The program counter of a stopped thread (general registers only: cheap). */
 int engine_pc(struct engine *e, pid_t tid, uint64_t *pc);

@@ -102,7 +102,8 @@ static int cond_read_reg(void *ctx, int regnum, uint64_t *val)
 
 	if (regnum < 0 || regnum >= d->nregs)
 		return -EINVAL;
-	err = engine_regs(c->e, c->tid, &r);
+	/* a condition on a local reads rbp: no need for the vector state too */
+	err = engine_regs_of(c->e, c->tid, arch_reg_set(d, regnum), &r);
 	if (err)
 		return err;
 	if (arch_reg_read(d, r, regnum, raw) < 0)

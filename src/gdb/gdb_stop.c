@@ -19,7 +19,7 @@ static void put_expedited(struct engine *e, pid_t tid, struct buf *b)
 	struct arch_regs *r;
 	uint8_t val[64];
 
-	if (engine_regs(e, tid, &r) < 0)
+	if (engine_regs_of(e, tid, ARCH_RS_GP, &r) < 0) /* frame registers: no vector state */
 		return;
 	for (int i = 0; i < d->nregs; i++) {
 		for (size_t k = 0; k < sizeof(expedited) / sizeof(expedited[0]); k++) {

@@ -265,6 +265,16 @@ static int write_xsave(struct arch_regs *r, const struct x86_reg_info *info, siz
 	return ARCH_RS_XSAVE;
 }
 
+unsigned arch_reg_set(const struct arch_desc *d, int regno)
+{
+	const struct x86_reg_info *info;
+
+	if (regno < 0 || regno >= d->nregs)
+		return 0;
+	info = &x86_desc_of(d)->info[regno];
+	return info->src == X86_GP || info->src == X86_GP_SX ? ARCH_RS_GP : ARCH_RS_XSAVE;
+}
+
 int arch_reg_read(const struct arch_desc *d, const struct arch_regs *r, int regno, uint8_t *out)
 {
 	const struct x86_reg_info *info;
