@@ -5,7 +5,9 @@
  * to the program and group-stop stays the program's own business); clones
  * are followed with PTRACE_O_TRACECLONE. This file turns raw wait statuses
  * into thread state and hands real events to event.c; what then runs is
- * decided in sched.c.
+ * decided in sched.c. Because threads are stopped by PTRACE_INTERRUPT, not
+ * by a signal, a signal to give at a resume may have to be queued with
+ * tgkill instead (uproc_resume_signal).
  */
 #include "engine_int.h"
 

@@ -7,9 +7,10 @@
  * breakpoint: one ptrace stop per hit, no single-step, no other thread
  * stopped, and the trap never leaves memory. The page is mapped by a
  * syscall the thread itself makes (its registers set to an mmap at a
- * syscall instruction of the vDSO, run to its syscall-exit stop, then put
- * back); those stops are reaped by the event loop like any other, nobody
- * waits for them. A thread that stops inside its slot (a signal, an interrupt) has its
+ * syscall instruction of the vDSO, run to its syscall-exit stop, then
+ * madvise(MADV_DONTFORK) the same way, then put back); those stops are
+ * reaped by the event loop like any other, nobody waits for them. Only a
+ * thread stopped on its way to user mode can lend itself to a syscall. A thread that stops inside its slot (a signal, an interrupt) has its
  * pc moved to where the program would be, so nobody ever sees a slot
  * address. What cannot run elsewhere falls back to the in-place step-over
  * of sched.c, counted in the process's stats.
