@@ -10,8 +10,9 @@
  * syscall instruction of the vDSO, run to its syscall-exit stop, then
  * madvise(MADV_DONTFORK) the same way, then put back); those stops are
  * reaped by the event loop like any other, nobody waits for them. Only a
- * thread stopped on its way to user mode can lend itself to a syscall. A thread that stops inside its slot (a signal, an interrupt) has its
- * pc moved to where the program would be, so nobody ever sees a slot
+ * thread stopped on its way to user mode can lend itself to a syscall.
+ * A thread that stops inside its slot (a signal, an interrupt) has its pc
+ * moved to where the program would be, so nobody ever sees a slot
  * address. What cannot run elsewhere falls back to the in-place step-over
  * of sched.c, counted in the process's stats.
  */
