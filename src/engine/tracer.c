@@ -150,13 +150,7 @@ pid_t tracer_tgid_of(pid_t tid)
 	return status_field(tid, "Tgid: %d");
 }
 
-/*
- * A stop of a task no process of ours owns: a thread or fork child the
- * kernel attached to us while its process was being let go. Left there,
- * it would stay stopped for ever, and its process could never end (its
- * parent's waitpid would not return). It goes, with its signal if the
- * stop was one.
- */
+/* Is pid a live process of ours? */
 static bool traced_pid(struct tracer *t, pid_t pid)
 {
 	for (struct uproc *p = t->procs; p; p = p->next)
@@ -165,6 +159,13 @@ static bool traced_pid(struct tracer *t, pid_t pid)
 	return false;
 }
 
+/*
+ * A stop of a task no process of ours owns: a thread or fork child the
+ * kernel attached to us while its process was being let go. Left there,
+ * it would stay stopped for ever, and its process could never end (its
+ * parent's waitpid would not return). It goes, with its signal if the
+ * stop was one.
+ */
 static void stray_detach(pid_t tid, int status)
 {
 	int sig = WSTOPSIG(status);
