@@ -163,9 +163,9 @@ static void rejoin(struct server *sv)
 
 	if (sv->primary.engine || !sv->pid || !joiners_left(sv))
 		return;
-	e = engine_attach(sv->t, sv->pid, &sv->primary.client, &err);
+	e = engine_attach_start(sv->t, sv->pid, &sv->primary.client, &err);
 	if (e)
-		gdb_session_set_engine(&sv->primary, e);
+		gdb_session_join(&sv->primary, e);
 }
 
 static void accept_primary(struct server *sv, struct ep_item *item)
@@ -207,7 +207,7 @@ static struct ep_conn *join(struct server *sv, int fd, pid_t pid, const char *ho
 		s->secondary = true;
 		s->client.name = how;
 		gdb_session_set_peer(s, &who->caller);
-		e = engine_attach(sv->t, pid, &s->client, &err);
+		e = engine_attach_start(sv->t, pid, &s->client, &err);
 	}
 	if (sv->cfg->srv.debug)
 		fprintf(stderr, "%s: client %d joins %d: %s\n", how, who->caller.tgid, pid,
@@ -219,7 +219,7 @@ static struct ep_conn *join(struct server *sv, int fd, pid_t pid, const char *ho
 		close(fd);
 		return NULL;
 	}
-	gdb_session_set_engine(s, e);
+	gdb_session_join(s, e);
 	return conn_add(sv, fd, fd, s, false);
 }
 
@@ -309,7 +309,7 @@ static void settle(struct server *sv)
 			    (primary ? nothing_left(sv) : !c->s->engine);
 
 		next = c->next;
-		if (!dead && (!done || c->linger))
+		if (!dead && (!done || c->linger) && !c->s->closing)
 			continue;
 		if (primary && !dead && !nothing_left(sv))
 			continue; /* detached: it waits for the others to finish */
@@ -485,14 +485,45 @@ static void announce(struct server *sv)
 		fprintf(stderr, "Listening on port %d\n", sv->lis.port);
 }
 
+static int soonest(int a, int b)
+{
+	return a < 0 ? b : b < 0 ? a : a < b ? a : b;
+}
+
+static int attach_expire(struct gdb_session *s, bool *gave_up)
+{
+	bool was = s->attaching != NULL;
+	int left = gdb_attach_expire(s);
+
+	*gave_up |= was && !s->attaching;
+	return left;
+}
+
+/* Attaches that waited too long give up; ms until the next one would. */
+static int attaches_expire(struct server *sv)
+{
+	bool gave_up = false;
+	int next = attach_expire(&sv->primary, &gave_up);
+
+	for (struct ep_conn *c = sv->conns; c; c = c->next)
+		if (!c->primary)
+			next = soonest(next, attach_expire(c->s, &gave_up));
+	if (gave_up)
+		settle(sv); /* replies to send, connections to close */
+	return next;
+}
+
 static void loop(struct server *sv)
 {
 	struct epoll_event evs[16];
 
 	while (!sv->quit) {
 		/* ptys resolved but never opened go after a while */
-		int n = epoll_wait(sv->epfd, evs, 16, sv->ptys ? ep_ptys_expire(sv->ptys) : -1);
+		int wait = sv->ptys ? ep_ptys_expire(sv->ptys) : -1;
+		int n;
 
+		wait = soonest(wait, attaches_expire(sv));
+		n = epoll_wait(sv->epfd, evs, 16, wait);
 		if (n < 0 && errno == EINTR)
 			continue;
 		for (int i = 0; i < n && !sv->quit; i++) {

@@ -133,10 +133,23 @@ void tracer_free(struct tracer *t); /* detaches (or kills launched-by-us with ki
  * (-ETIMEDOUT) and the threads still running are let go at their next
  * stop (leaving.c). The detach of a process's last engine waits at most
  * 100 ms of it, then lets the slow ones go the same way; an attach of a
- * process that still has such threads waits for them first. 0, the
- * default: as long as it takes, as gdbserver and strace do.
+ * process that still has such threads fails (-EAGAIN) until they have
+ * gone. 0, the default: as long as it takes, as gdbserver and strace do.
  */
 void tracer_set_stop_timeout(struct tracer *t, int ms);
+/*
+ * On a fatal signal in this process (SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+ * SIGABRT), put every breakpoint's bytes back and detach every thread of
+ * t before dying of it (crash.c).
+ */
+void tracer_crash_guard(struct tracer *t);
+/* Test builds only (-DUTRACED_CRASH_POINTS): crash here on demand (crash.c). */
+#ifdef UTRACED_CRASH_POINTS
+void crash_point(const char *name);
+#define CRASH_POINT(name) crash_point(name)
+#else
+#define CRASH_POINT(name) ((void)0)
+#endif
 /*
  * Step over breakpoints nobody reports out of line (on, the default) or
  * in place with every other thread held (off: the old way, for
@@ -211,8 +224,24 @@ bool engine_seccomp(const struct engine *e);
 unsigned long tracer_stops(const struct tracer *t);
 
 /*
- * Attach to process pid (joining it if this tracer already holds it); the
- * process is stopped for this engine when this returns. NULL, *err = -errno.
+ * Attach to process pid (joining it if this tracer already holds it)
+ * without waiting: seize its threads and ask them to stop. The engine
+ * is attaching until the process is stopped for it; on_stop() then
+ * brings its first report, ENGINE_STOP_ATTACHED (or a signal a thread
+ * was already taking, see engine_stop_report()), or the process's end.
+ * A process already stopped (held by another engine) is stopped for it
+ * at once: not attaching on return, and no on_stop() for that stop.
+ * NULL, *err = -errno when it cannot be seized.
+ */
+struct engine *engine_attach_start(struct tracer *t, pid_t pid, const struct engine_client *c,
+				   int *err);
+bool engine_attaching(const struct engine *e);
+/* ms before an attach still in flight should give up (the stop timeout); 0: now; -1: never */
+int engine_attach_time_left(const struct engine *e);
+/*
+ * The same, waiting for that stop (up to the stop timeout, -ETIMEDOUT)
+ * with no on_stop() for it: for a host with one client (ustrace), or
+ * before the daemon serves anyone.
  */
 struct engine *engine_attach(struct tracer *t, pid_t pid, const struct engine_client *c, int *err);
 /*
@@ -262,7 +291,7 @@ int engine_resume(struct engine *e, const struct engine_resume *acts, size_t n);
 int engine_interrupt(struct engine *e);
 bool engine_stopped(const struct engine *e);
 /*
- * The stop e is in: after engine_attach() ENGINE_STOP_ATTACHED, or the
+ * The stop e is in: after an attach ENGINE_STOP_ATTACHED, or the
  * signal a thread was already taking (a PTRACE_ATTACH's SIGSTOP would
  * have queued behind it). False while running.
  */

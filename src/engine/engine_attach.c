@@ -15,6 +15,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/filter.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,7 @@ static void engine_unlink(struct engine *e)
 	}
 	p->slots &= ~ENGINE_BIT(e);
 	free(e->nsq);
+	free(e->later);
 	free(e);
 	sys_update(p);
 }
@@ -310,48 +312,53 @@ static bool is_leader(pid_t pid)
 	return access(path, F_OK) == 0;
 }
 
-/* Wait until the process is stopped for e (its report is the attach stop). */
-static int wait_stopped_for(struct tracer *t, struct engine *e)
+/*
+ * A process being attached is a small state machine driven by the stops
+ * the event loop reaps, so that a thread slow to stop (a vfork parent, a
+ * thread in uninterruptible sleep) holds only its own client: each of its
+ * stops brings sched_update() here, until every thread is seized and
+ * stopped (looking again for threads cloned meanwhile), then once more
+ * after the queued signals are taken. True when the process is an
+ * ordinary one: its engines' attach stops are then reported as any stop.
+ */
+bool attach_settle(struct uproc *p)
 {
-	long long deadline = tracer_deadline(t);
-	int err;
-
-	e->interrupt_req = true;
-	sched_update(e->p);
-	while (!e->stopped && !e->dead) {
-		err = tracer_wait_until(t, deadline);
-		if (err < 0)
-			return err == -ETIMEDOUT ? err : -ESRCH;
+	for (;;) {
+		if (!sched_all_stopped(p))
+			return false;
+		if (p->attach_signals)
+			break;
+		if (seize_all(p) > 0)
+			continue; /* new threads: not stopped yet, or gone */
+		p->attach_signals = true;
+		uproc_take_queued_signals(p);
 	}
-	e->notify = false;	  /* the caller knows: no on_stop() for this one */
-	e->interrupt_req = false; /* met by a signal's stop, too */
-	if (e->dead)
-		return -ESRCH;
-	if (e->report.kind == ENGINE_STOP_INTERRUPT)
-		e->report.kind = ENGINE_STOP_ATTACHED;
-	return 0;
+	p->attaching = false;
+	p->frozen = false;
+	detect_arch(p, p->pid);
+	return true;
 }
 
 /*
- * A process let go of a moment ago may have threads that had not stopped
- * yet (a detach waits only briefly): wait for them, as for any stop.
+ * Until a thread stops, registers cannot tell a 32-bit program: its
+ * executable can (the target description may be asked before the stop).
  */
-static int wait_left(struct tracer *t, pid_t pid)
+static void guess_arch(struct uproc *p)
 {
-	long long deadline = tracer_deadline(t);
+	unsigned char ident[EI_NIDENT];
+	char path[64];
+	int fd;
 
-	while (leaving_pid(t, pid))
-		if (tracer_wait_until(t, deadline) < 0)
-			return -EAGAIN;
-	return 0;
+	snprintf(path, sizeof(path), "/proc/%d/exe", p->pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (read(fd, ident, sizeof(ident)) == sizeof(ident) && ident[EI_CLASS] == ELFCLASS32)
+		p->arch = arch_get(ARCH_I386);
+	close(fd);
 }
 
-/*
- * Seize and stop every thread of pid. A thread that cannot stop in time (a
- * vfork parent, a thread in uninterruptible sleep) fails the attach with
- * -ETIMEDOUT rather than hold the daemon: the others are let go at once,
- * it at its next stop (leaving.c).
- */
+/* Seize every thread of pid and ask each to stop; attach_settle() does the rest. */
 static struct uproc *attach_new(struct tracer *t, pid_t pid, int *err)
 {
 	struct uproc *p;
@@ -360,38 +367,45 @@ static struct uproc *attach_new(struct tracer *t, pid_t pid, int *err)
 		*err = pid > 0 && kill(pid, 0) == 0 ? -EINVAL : -ESRCH;
 		return NULL;
 	}
-	if (leaving_pid(t, pid) && wait_left(t, pid) < 0) { /* still ours: not seizable */
+	/*
+	 * Let go of a moment ago, with threads that could not stop yet (a
+	 * detach waits only briefly): still ours, not seizable until they stop.
+	 */
+	if (leaving_pid(t, pid)) {
 		*err = -EAGAIN;
 		return NULL;
 	}
 	p = uproc_new(t, pid, true);
 	p->frozen = true;
+	p->attaching = true;
+	guess_arch(p);
 	*err = seize_all(p);
-	if (*err < 0)
-		goto fail;
-	/*
-	 * A clone that was under way when its parent was seized makes an
-	 * untraced thread (the kernel decided before the seize), seen only
-	 * once the parent is stopped: look again until none is new.
-	 */
-	do
-		*err = uproc_stop_all_sync(p, tracer_deadline(t));
-	while (!*err && !p->exited && seize_all(p) > 0);
-	if (!*err && !p->exited)
-		*err = uproc_take_queued_signals(p);
-	if (*err < 0)
-		goto fail;
-	p->frozen = false;
-	detect_arch(p, pid);
-	return p;
-fail:
+	if (*err >= 0) {
+		*err = 0;
+		return p;
+	}
 	if (!p->exited)
 		uproc_detach_all(p); /* also the seized threads not stopped yet */
 	uproc_free(p);
 	return NULL;
 }
 
-struct engine *engine_attach(struct tracer *t, pid_t pid, const struct engine_client *c, int *err)
+/* The last engine is gone: the process runs on as it was found. */
+static void uproc_let_go(struct uproc *p)
+{
+	p->frozen = true;
+	p->attaching = false;
+	if (!p->exited)
+		uproc_stop_all_sync(p, tracer_detach_deadline(p->t));
+	if (!p->exited)
+		xol_release(p);
+	if (!p->exited)
+		uproc_detach_all(p);
+	uproc_free(p);
+}
+
+struct engine *engine_attach_start(struct tracer *t, pid_t pid, const struct engine_client *c,
+				   int *err)
 {
 	struct uproc *p;
 	struct engine *e;
@@ -406,13 +420,54 @@ struct engine *engine_attach(struct tracer *t, pid_t pid, const struct engine_cl
 	e = engine_new(p, c);
 	if (!e) {
 		*err = -EUSERS;
+		if (!p->engines)
+			uproc_let_go(p);
 		return NULL;
 	}
-	*err = wait_stopped_for(t, e);
-	if (*err) {
+	*err = 0;
+	e->attaching = true;
+	e->attach_expires = tracer_deadline(t);
+	e->interrupt_req = true;
+	sched_update(p);
+	if (!e->attaching)
+		e->notify = false; /* stopped already: the caller sees it, no on_stop() */
+	return e;
+}
+
+bool engine_attaching(const struct engine *e)
+{
+	return e->attaching && !e->dead;
+}
+
+int engine_attach_time_left(const struct engine *e)
+{
+	long long left;
+
+	if (!engine_attaching(e) || e->attach_expires == LLONG_MAX)
+		return -1;
+	left = e->attach_expires - tracer_now_ms();
+	return left <= 0 ? 0 : left > INT_MAX ? INT_MAX : (int)left;
+}
+
+struct engine *engine_attach(struct tracer *t, pid_t pid, const struct engine_client *c, int *err)
+{
+	struct engine *e = engine_attach_start(t, pid, c, err);
+	long long deadline = tracer_deadline(t);
+
+	while (e && e->attaching && !e->dead) {
+		*err = tracer_wait_until(t, deadline);
+		if (*err < 0)
+			break;
+	}
+	if (!e)
+		return NULL;
+	e->notify = false; /* the caller knows: no on_stop() for this one */
+	if (e->dead || e->attaching) {
+		*err = e->attaching && !e->dead && *err == -ETIMEDOUT ? -ETIMEDOUT : -ESRCH;
 		engine_detach(e);
 		return NULL;
 	}
+	*err = 0;
 	return e;
 }
 
@@ -437,14 +492,7 @@ void engine_detach(struct engine *e)
 		sched_update(p);
 		return;
 	}
-	p->frozen = true;
-	if (!p->exited)
-		uproc_stop_all_sync(p, tracer_detach_deadline(p->t));
-	if (!p->exited)
-		xol_release(p);
-	if (!p->exited)
-		uproc_detach_all(p);
-	uproc_free(p);
+	uproc_let_go(p);
 }
 
 int engine_kill(struct engine *e)

@@ -15,6 +15,7 @@
 #define UTRACED_ENGINE_INT_H
 
 #include "engine.h"
+#include "../util/buf.h"
 
 #define UPROC_MAX_ENGINES 64
 
@@ -127,11 +128,13 @@ struct engine {
 	struct uproc *p;
 	int slot; /* bit in the per-thread masks */
 	struct engine_client client;
-	bool stopped;	    /* the process is stopped for this engine */
-	bool interrupt_req; /* ^C asked, not yet reported */
-	bool has_report;    /* report waits for all threads to stop */
-	bool notify;	    /* report ready for on_stop() */
-	bool dead;	    /* the process is gone */
+	bool stopped;		  /* the process is stopped for this engine */
+	bool interrupt_req;	  /* ^C asked, not yet reported */
+	bool has_report;	  /* report waits for all threads to stop */
+	bool notify;		  /* report ready for on_stop() */
+	bool dead;		  /* the process is gone */
+	bool attaching;		  /* its attach stop is not reported yet ... */
+	long long attach_expires; /* ... and when to give up (tracer_deadline()) */
 	struct engine_stop report;
 	bool pass[NSIG];
 	struct sysset catch_sys; /* syscalls it stops for (gdb's QCatchSyscalls) */
@@ -146,8 +149,8 @@ struct engine {
 	unsigned observe; /* ENGINE_OBSERVE_* */
 	/* all-stop: thread exits and no-resumed heard while busy, reported next (thread_events.c)
 	 */
-	struct engine_stop later[8];
-	unsigned nlater;
+	struct engine_stop *later;
+	size_t nlater, later_cap;
 	struct hwbp *hw; /* this engine's hardware breakpoints/watchpoints */
 };
 
@@ -158,10 +161,12 @@ struct uproc {
 	const struct arch_desc *arch;
 	bool attached; /* attached (true) or launched (false) */
 	bool exited;
-	bool frozen;	    /* attaching or detaching: sched_update() leaves all stopped */
-	bool leader_gone;   /* the leader exited alone: a zombie until the others are gone */
-	bool group_exiting; /* a thread ended with the whole process (exit_group, a signal) */
-	int memfd;	    /* /proc/PID/mem */
+	bool frozen;	     /* attaching or detaching: sched_update() leaves all stopped */
+	bool attaching;	     /* not every thread seized and stopped yet (attach_settle()) */
+	bool attach_signals; /* ... and the last round: queued signals taken */
+	bool leader_gone;    /* the leader exited alone: a zombie until the others are gone */
+	bool group_exiting;  /* a thread ended with the whole process (exit_group, a signal) */
+	int memfd;	     /* /proc/PID/mem */
 	struct uthread *threads;
 	struct uthread *last_event; /* thread of the latest event (for ^C reports) */
 	struct engine *engines;
@@ -196,8 +201,8 @@ struct tracer {
 	struct early_status {
 		pid_t pid;
 		int status;
-	} early[16];
-	unsigned nearly;
+	} * early;
+	size_t nearly, early_cap;
 	unsigned long nstops; /* ptrace stops reaped (tracer_stops) */
 	bool rusage;	      /* an observer wants system times: wait4 with a rusage */
 	/* threads let go before they stopped, detached at their next stop (leaving.c) */
@@ -218,6 +223,7 @@ int tracer_wait_one(struct tracer *t);
 int tracer_wait_until(struct tracer *t, long long deadline);
 /* When a wait for stops begun now gives up (CLOCK_MONOTONIC ms; LLONG_MAX: never). */
 long long tracer_deadline(struct tracer *t);
+long long tracer_now_ms(void); /* CLOCK_MONOTONIC */
 /* The same for the stops before a detach: shorter (what does not stop leaves later). */
 long long tracer_detach_deadline(struct tracer *t);
 struct uthread *tracer_find_thread(struct tracer *t, pid_t tid);
@@ -242,7 +248,8 @@ int uproc_seize(struct uproc *p, pid_t tid);
 void uproc_detach_all(struct uproc *p);
 /* 0 once every thread is stopped (or the process gone), -ETIMEDOUT at deadline. */
 int uproc_stop_all_sync(struct uproc *p, long long deadline);
-int uproc_take_queued_signals(struct uproc *p);
+/* An attach's last round: continue threads with their own signal queued (no wait). */
+void uproc_take_queued_signals(struct uproc *p);
 void uproc_handle_status(struct uproc *p, struct uthread *th, int status);
 void uproc_exited(struct uproc *p, int status);
 /* The signal th's resume or detach gives it: 0 if it had to be queued instead. */
@@ -338,6 +345,8 @@ void regs_invalidate(struct uthread *th);
 /* engine_attach.c */
 struct engine *engine_new(struct uproc *p, const struct engine_client *c);
 void detect_arch(struct uproc *p, pid_t tid);
+/* A stop of a process being attached: true once it is all ours and stopped. */
+bool attach_settle(struct uproc *p);
 
 /* engine.c */
 void engine_report(struct engine *e, const struct engine_stop *st);

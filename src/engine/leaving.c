@@ -34,15 +34,7 @@ static void leaving_remove(struct tracer *t, struct leaving *l)
 
 void leaving_add(struct tracer *t, pid_t pid, pid_t tid, bool dregs)
 {
-	if (t->nleaving == t->leaving_cap) {
-		size_t cap = t->leaving_cap ? 2 * t->leaving_cap : 8;
-		struct leaving *l = realloc(t->leaving, cap * sizeof(*l));
-
-		if (!l)
-			abort();
-		t->leaving = l;
-		t->leaving_cap = cap;
-	}
+	t->leaving = array_grow(t->leaving, t->nleaving, &t->leaving_cap, sizeof(*t->leaving));
 	t->leaving[t->nleaving++] = (struct leaving){pid, tid, dregs};
 }
 

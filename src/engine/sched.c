@@ -102,6 +102,12 @@ static void deliver_reports(struct uproc *p)
 		}
 		/* else a ^C that came with another stop makes the next one, as a queued SIGINT
 		 * would */
+		if (e->attaching) { /* its first stop: the attach's, or a signal met there */
+			e->attaching = false;
+			e->interrupt_req = false;
+			if (e->report.kind == ENGINE_STOP_INTERRUPT)
+				e->report.kind = ENGINE_STOP_ATTACHED;
+		}
 		e->has_report = false;
 		e->stopped = true;
 		for_each_thread(p, th)
@@ -248,7 +254,7 @@ void sched_update(struct uproc *p)
 {
 	struct uthread *th;
 
-	if (p->exited || p->frozen)
+	if (p->exited || (p->attaching && !attach_settle(p)) || p->frozen)
 		return;
 	thread_reports_next(p);
 	for_each_thread(p, t)

@@ -52,9 +52,9 @@ static void report_threadless(struct engine *e, const struct engine_stop *st)
 		return;
 	}
 	if (e->stopped || e->has_report || e->interrupt_req) {
-		if (e->nlater < sizeof(e->later) / sizeof(e->later[0]))
-			e->later[e->nlater++] = *st;
-		return; /* beyond that, it finds the threads gone in its thread list */
+		e->later = array_grow(e->later, e->nlater, &e->later_cap, sizeof(*e->later));
+		e->later[e->nlater++] = *st;
+		return;
 	}
 	e->report = *st;
 	e->has_report = true;

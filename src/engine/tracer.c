@@ -74,6 +74,7 @@ void tracer_free(struct tracer *t)
 	if (t->epfd >= 0)
 		close(t->epfd);
 	leaving_free(t);
+	free(t->early);
 	free(t);
 }
 
@@ -201,9 +202,10 @@ static void handle_status(struct tracer *t, pid_t tid, int status, const struct 
 		return;
 	if (!th && WIFSTOPPED(status))
 		th = adopt_thread(t, tid);
-	if (!th && WIFSTOPPED(status) && tracer_tgid_of(tid) == tid && t->nearly < 16 &&
+	if (!th && WIFSTOPPED(status) && tracer_tgid_of(tid) == tid &&
 	    traced_pid(t, status_field(tid, "PPid: %d"))) {
 		/* a fork child whose parent has not reported the fork yet */
+		t->early = array_grow(t->early, t->nearly, &t->early_cap, sizeof(*t->early));
 		t->early[t->nearly++] = (struct early_status){tid, status};
 		return;
 	}
@@ -269,7 +271,7 @@ void tracer_set_stop_timeout(struct tracer *t, int ms)
 	t->stop_timeout_ms = ms > 0 ? ms : 0;
 }
 
-static long long now_ms(void)
+long long tracer_now_ms(void)
 {
 	struct timespec ts;
 
@@ -279,7 +281,7 @@ static long long now_ms(void)
 
 long long tracer_deadline(struct tracer *t)
 {
-	return t->stop_timeout_ms ? now_ms() + t->stop_timeout_ms : LLONG_MAX;
+	return t->stop_timeout_ms ? tracer_now_ms() + t->stop_timeout_ms : LLONG_MAX;
 }
 
 /*
@@ -293,7 +295,7 @@ long long tracer_detach_deadline(struct tracer *t)
 {
 	int ms = t->stop_timeout_ms < DETACH_WAIT_MS ? t->stop_timeout_ms : DETACH_WAIT_MS;
 
-	return ms ? now_ms() + ms : LLONG_MAX;
+	return ms ? tracer_now_ms() + ms : LLONG_MAX;
 }
 
 /*
@@ -331,7 +333,7 @@ int tracer_wait_until(struct tracer *t, long long deadline)
 			err = -errno;
 			break;
 		}
-		left = deadline == LLONG_MAX ? -1 : deadline - now_ms();
+		left = deadline == LLONG_MAX ? -1 : deadline - tracer_now_ms();
 		if (deadline != LLONG_MAX && left <= 0) {
 			err = -ETIMEDOUT;
 			break;

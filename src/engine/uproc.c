@@ -398,7 +398,7 @@ static bool own_signal_queued(struct uthread *th)
  * could take a process-wide signal or flush the queue (sigaction), and
  * only the thread's own queue.
  */
-int uproc_take_queued_signals(struct uproc *p)
+void uproc_take_queued_signals(struct uproc *p)
 {
 	for_each_thread(p, th)
 	{
@@ -410,7 +410,6 @@ int uproc_take_queued_signals(struct uproc *p)
 			th->interrupting = true; /* its stop is on its way: nothing to send */
 		}
 	}
-	return uproc_stop_all_sync(p, tracer_deadline(p->t));
 }
 
 void uproc_handle_status(struct uproc *p, struct uthread *th, int status)

@@ -77,18 +77,21 @@ struct gdb_session {
 	size_t nsq_len, nsq_cap;
 	struct tracer *tracer;
 	struct gdb_server *server;
-	bool extended;		 /* '!' received */
-	bool waiting;		 /* a resume is in flight; the stop reply is owed */
-	bool closing;		 /* the endpoint should close after flushing */
-	bool detached;		 /* 'D' succeeded */
-	bool killed;		 /* 'k' or vKill took the process */
-	bool noack_pending;	 /* QStartNoAckMode: stop acking after this reply */
-	bool multiprocess;	 /* both sides said multiprocess+: pPID.TID ids */
-	bool secondary;		 /* joined a held process: no progress lines, no exit policy */
-	size_t thread_iter;	 /* qsThreadInfo position */
-	pid_t g_tid;		 /* Hg thread (0 = any) */
-	pid_t c_tid;		 /* Hc thread (0/-1 = any/all) */
-	struct engine_stop last; /* last stop reported (for '?') */
+	bool extended;		  /* '!' received */
+	bool waiting;		  /* a resume is in flight; the stop reply is owed */
+	struct engine *attaching; /* an attach in flight, its stop not come (gdb_attach.c) */
+	bool attach_replies;	  /* ... a vAttach's: its reply is owed */
+	bool question_owed;	  /* ... a joiner's: '?' came before it */
+	bool closing;		  /* the endpoint should close after flushing */
+	bool detached;		  /* 'D' succeeded */
+	bool killed;		  /* 'k' or vKill took the process */
+	bool noack_pending;	  /* QStartNoAckMode: stop acking after this reply */
+	bool multiprocess;	  /* both sides said multiprocess+: pPID.TID ids */
+	bool secondary;		  /* joined a held process: no progress lines, no exit policy */
+	size_t thread_iter;	  /* qsThreadInfo position */
+	pid_t g_tid;		  /* Hg thread (0 = any) */
+	pid_t c_tid;		  /* Hc thread (0/-1 = any/all) */
+	struct engine_stop last;  /* last stop reported (for '?') */
 	bool have_last;
 	bool pass[NSIG];	/* QPassSignals */
 	bool program_sig[NSIG]; /* QProgramSignals (true = may deliver) */
@@ -148,6 +151,17 @@ void gdb_session_free(struct gdb_session *s); /* detaches the engine */
 void gdb_session_input(struct gdb_session *s, const uint8_t *data, size_t len);
 /* Attach the session to an engine (made by main for launch/--attach). */
 void gdb_session_set_engine(struct gdb_session *s, struct engine *e);
+/*
+ * A client that joined a process (engine_attach_start()): its engine,
+ * perhaps still attaching; '?' is answered once the process has stopped.
+ */
+void gdb_session_join(struct gdb_session *s, struct engine *e);
+/*
+ * An attach of s in flight that has waited too long gives up (the
+ * vAttach fails; a joiner's engine goes, and its connection with it).
+ * Returns ms until that, or -1 when none is in flight.
+ */
+int gdb_attach_expire(struct gdb_session *s);
 /*
  * The client's credentials, when the endpoint knows them: a client that is
  * neither root nor our own user may then not start or attach programs as

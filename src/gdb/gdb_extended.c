@@ -1,5 +1,5 @@
 /*
- * gdb_extended.c: extended-remote: '!', vRun, vAttach and the settings gdb
+ * gdb_extended.c: extended-remote: '!', vRun and the settings gdb
  * sends before a run (environment, working directory, shell, ASLR).
  *
  * gdb_launch() is also how the daemon starts the program named on its own
@@ -219,7 +219,7 @@ bad:
 	return NULL;
 }
 
-static void adopt(struct gdb_session *s, struct engine *e)
+void gdb_adopt(struct gdb_session *s, struct engine *e)
 {
 	gdb_session_set_engine(s, e);
 	s->detached = false;
@@ -262,61 +262,7 @@ int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len)
 	gdb_launch_argv_free(argv);
 	if (!e)
 		return -ENOENT;
-	adopt(s, e);
-	return 0;
-}
-
-/*
- * In non-stop an attach is answered "OK", and every thread's stop comes as
- * a notification (gdb prints "Thread N stopped." for each), as gdbserver.
- */
-static void attach_nonstop(struct gdb_session *s, struct engine *e)
-{
-	size_t n = engine_threads(e, NULL, 0), got;
-	pid_t *tids = malloc((n ? n : 1) * sizeof(*tids));
-	struct engine_stop first;
-
-	buf_reset(&s->reply);
-	buf_puts(&s->reply, "OK");
-	if (!tids)
-		return;
-	/* a signal met at the attach is that thread's stop (gdb_session_set_engine kept it) */
-	first = s->last;
-	if (first.kind != ENGINE_STOP_SIGNAL || first.pid != engine_pid(e))
-		first.tid = 0;
-	got = engine_threads(e, tids, n);
-	for (size_t i = 0; i < n && i < got; i++) {
-		struct engine_stop st = {
-			.kind = ENGINE_STOP_STOPPED, .pid = engine_pid(e), .tid = tids[i]};
-
-		gdb_nonstop_on_stop(s, tids[i] == first.tid ? &first : &st);
-	}
-	free(tids);
-}
-
-int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len)
-{
-	const char *q = p + strlen("vAttach;"), *end = p + len;
-	struct engine *e;
-	uint64_t pid;
-	int err;
-
-	if (len < strlen("vAttach;") || rsp_parse_hex(&q, end, &pid) < 0 || q != end || pid == 0 ||
-	    pid > 0x7fffffff)
-		return -EINVAL;
-	/* another process beside those it has: only with multiprocess, as gdbserver */
-	if ((s->engine && !s->multiprocess) || gdb_proc_of(s, (pid_t)pid))
-		return -EBUSY;
-	/* a client of another user: only what it could ptrace itself, as the FUSE tree */
-	if (gdb_session_foreign(s) && proc_may_debug(&s->peer, (pid_t)pid) < 0)
-		return -EPERM;
-	e = engine_attach(s->tracer, (pid_t)pid, &s->client, &err);
-	if (!e)
-		return err;
-	fprintf(stderr, "Attached; pid = %d\n", (int)pid);
-	adopt(s, e);
-	if (s->nonstop)
-		attach_nonstop(s, e);
+	gdb_adopt(s, e);
 	return 0;
 }
 

@@ -61,6 +61,12 @@ void gdb_extended_free(struct gdb_session *s);
 struct engine *gdb_launch(struct gdb_session *s, char *const prog[], int *err);
 int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len);
+/* gdb_extended.c: take e as the session's process; its stop reply in s->reply */
+void gdb_adopt(struct gdb_session *s, struct engine *e);
+/* gdb_attach.c: the stop an attach waited for (true: consumed here) */
+bool gdb_attach_stop(struct gdb_session *s, const struct engine_stop *st);
+bool gdb_attach_owes_question(struct gdb_session *s);
+void gdb_attach_drop(struct gdb_session *s);
 int gdb_handle_restart(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_extended(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_run_setting(struct gdb_session *s, const char *p, size_t len);

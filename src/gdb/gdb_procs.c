@@ -94,6 +94,7 @@ void gdb_proc_detach(struct gdb_session *s, struct engine *e)
 
 void gdb_session_leave(struct gdb_session *s, bool kill)
 {
+	gdb_attach_drop(s);
 	while (s->nprocs) {
 		struct engine *e = s->procs[0].e;
 

@@ -64,7 +64,7 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 
 	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
 
-	if (range_goes_on(s, st) || cond_goes_on(s, st))
+	if (gdb_attach_stop(s, st) || range_goes_on(s, st) || cond_goes_on(s, st))
 		return;
 	s->range.on = false;
 	/* gdbserver says nothing of a fork child's exit */

@@ -4,6 +4,7 @@
 #include "buf.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,4 +105,19 @@ void buf_consume(struct buf *b, size_t n)
 	memmove(b->data, b->data + n, b->len - n);
 	b->len -= n;
 	b->data[b->len] = '\0';
+}
+
+void *array_grow(void *arr, size_t n, size_t *cap, size_t elem)
+{
+	size_t want = *cap ? 2 * *cap : 8;
+
+	if (n < *cap)
+		return arr;
+	if (want > SIZE_MAX / elem)
+		abort();
+	arr = realloc(arr, want * elem);
+	if (!arr)
+		abort();
+	*cap = want;
+	return arr;
 }

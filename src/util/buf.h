@@ -31,4 +31,10 @@ void buf_hex(struct buf *b, const void *p, size_t n);
 /* Drop the first n bytes (n <= len). */
 void buf_consume(struct buf *b, size_t n);
 
+/*
+ * Room for one more element in a growable array of *cap elements of size
+ * elem holding n: doubles it when full. Aborts on failure, as buf does.
+ */
+void *array_grow(void *arr, size_t n, size_t *cap, size_t elem);
+
 #endif

@@ -27,6 +27,8 @@
  *                    exit (W..) or an error.
  *   --notif          wait for a notification (%Stop:..., non-stop mode) and
  *                    print it (and whatever else comes before it).
+ *   --ping PAYLOAD N MS  send PAYLOAD N times, MS apart, each after the
+ *                    reply to the last; print "max=M p50=P" (round trips in ms).
  *
  * BYTES take C escapes: \xNN, \n, \r, \t, \0, \\.
  * Printed payloads are run-length decoded; bytes outside printable ASCII
@@ -425,6 +427,53 @@ static void do_loop(const char *payload)
 	while (first == 'T' || first == 'S');
 }
 
+static long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000L + ts.tv_nsec / 1000;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One packet's round trip in microseconds (its reply unprinted). */
+static long ping_once(const char *payload)
+{
+	long t0 = now_us();
+
+	send_packet(payload, strlen(payload));
+	for (;;) {
+		struct unit u = next_unit(now_ms() + timeout_ms);
+		int done = u.kind == U_PACKET && !is_console_output(&u);
+
+		if (u.kind == U_EOF || u.kind == U_TIMEOUT)
+			fail_wait(&u, "a reply");
+		free_unit(&u);
+		if (done)
+			return now_us() - t0;
+	}
+}
+
+static void do_ping(const char *payload, int n, int gap_ms)
+{
+	long *rtt = xrealloc(NULL, (size_t)(n > 0 ? n : 1) * sizeof(*rtt));
+
+	for (int k = 0; k < n; k++) {
+		rtt[k] = ping_once(payload);
+		usleep((useconds_t)gap_ms * 1000);
+	}
+	qsort(rtt, (size_t)n, sizeof(*rtt), cmp_long);
+	if (n > 0)
+		printf("max=%ld p50=%ld\n", rtt[n - 1] / 1000, rtt[n / 2] / 1000);
+	free(rtt);
+}
+
 /* Turns C escapes into bytes, in place; returns the length. */
 static size_t unescape(char *s)
 {
@@ -569,6 +618,7 @@ static void usage(void)
 	      "ITEM...\n"
 	      "ITEM: PAYLOAD | --raw BYTES | --send BYTES | --long PREFIX N | --nowait PAYLOAD |\n"
 	      "      --sleep MS | --expect-close | --wait-file PATH | --loop PAYLOAD | --notif\n"
+	      "      | --ping PAYLOAD N MS\n"
 	      "      (see the comment at the top of rspclient.c)\n",
 	      stderr);
 	exit(1);
@@ -644,6 +694,11 @@ int main(int argc, char **argv)
 			do_notif();
 		} else if (strcmp(a, "--loop") == 0) {
 			do_loop(arg_of(argc, argv, &i));
+		} else if (strcmp(a, "--ping") == 0) {
+			const char *p = arg_of(argc, argv, &i);
+			int n = atoi(arg_of(argc, argv, &i));
+
+			do_ping(p, n, atoi(arg_of(argc, argv, &i)));
 		} else {
 			do_packet(a, strlen(a), 1);
 		}

@@ -225,6 +225,8 @@ static void test_attach_queued_signal(void)
 	kt[3].queued = SIGUSR2;
 	kt[3].blocked = 1ull << (SIGUSR2 - 1);
 	uproc_take_queued_signals(p);
+	uproc_stop_all_sync(p,
+			    tracer_deadline(tracer)); /* as attach_settle() waits, stop by stop */
 	is_str(trace(), "c2", "only T2 (SIGUSR1, unblocked) is continued");
 	ok(th(2)->stopped && th(2)->has_pending && th(2)->pending.kind == UEV_SIGNAL &&
 		   th(2)->pending.sig == SIGUSR1,

@@ -1,0 +1,73 @@
+#!/bin/bash
+# An attach that waits for a thread that cannot stop holds only its own
+# client, never the daemon. vfork_stuck's main thread waits in vfork()
+# for a child that pauses until killed: its attach cannot complete, and
+# gives up after the stop timeout (3 s; attach_stuck.t). Meanwhile a raw
+# client joined to another process through its rendezvous socket sends
+# qC every 2 ms: its worst round trip must stay far below those 3 s,
+# first while a gdb joins the stuck process through DIR/<pid>/gdb, then
+# while the COMM client's vAttach waits for another such process.
+. "$(dirname "$0")/../lib/e2e.sh"
+. "$(dirname "$0")/../lib/fuse.sh"
+
+PROG=$INFDIR/vfork_stuck
+use_rundir
+sleep 1000 &
+HELD=$!
+track "$HELD"
+start_mount --attach :0 "$HELD" || bail "utraced --mount --attach did not start"
+wait_until file_has "$SERVER_ERR" "^Listening on port"
+TCP=$HOST:$(sed -n 's/^Listening on port \([0-9][0-9]*\).*/\1/p' "$SERVER_ERR" | head -1)
+SOCK=$(rendezvous_sock "$HELD")
+wait_until test -S "$SOCK" || bail "no rendezvous socket for $HELD"
+
+"$PROG" >"$WORK/p.out" 2>&1 &
+P=$!
+track "$P"
+wait_until file_has "$WORK/p.out" '^child ' || bail "vfork_stuck did not start"
+track "$(sed -n 's/^child //p' "$WORK/p.out")"
+
+# pinger OUT: 1500 qC round trips (about 3 s) through the rendezvous socket, in the background.
+pinger() {
+	timeout -k 5 "$E2E_WAIT" "$RSPCLIENT" -t "$E2E_WAIT" "unix:$SOCK" --ping qC 1500 2 >"$1" 2>&1 &
+	PING_PID=$!
+	track "$PING_PID"
+}
+worst() { sed -n 's/^max=\([0-9]*\) .*/\1/p' "$1"; }
+fast() { [[ -n $(worst "$1") ]] && (($(worst "$1") < 1000)); }
+
+# --- a gdb joins the stuck process through the file
+pinger "$WORK/ping1.out"
+"$GDB" "${GDB_SETUP[@]}" "$PROG" -ex "target remote $MNT/$P/gdb" -ex 'info threads' \
+	</dev/null >"$WORK/gdb1.out" 2>&1 &
+GDB1=$!
+track "$GDB1"
+wait "$PING_PID"
+ok "a join that cannot complete: the other client's worst round trip $(worst "$WORK/ping1.out") ms" \
+	fast "$WORK/ping1.out"
+wait "$GDB1"
+unlike "$(cat "$WORK/gdb1.out")" '^\* 1 +Thread' '... and the join gave up (no thread list)'
+
+# --- the COMM client's vAttach waits for another one
+"$PROG" >"$WORK/p2.out" 2>&1 &
+P=$!
+track "$P"
+wait_until file_has "$WORK/p2.out" '^child ' || bail "vfork_stuck did not start"
+track "$(sed -n 's/^child //p' "$WORK/p2.out")"
+pinger "$WORK/ping2.out"
+timeout -k 5 "$E2E_WAIT" "$RSPCLIENT" -t "$E2E_WAIT" "$TCP" 'qSupported:multiprocess+' \
+	"vAttach;$(printf %x "$P")" >"$WORK/attach.out" 2>&1
+wait "$PING_PID"
+ok "a vAttach that cannot complete: the other client's worst round trip $(worst "$WORK/ping2.out") ms" \
+	fast "$WORK/ping2.out"
+like "$(tail -1 "$WORK/attach.out")" '^E6e' '... and the vAttach gives up after the stop timeout'
+ok 'the daemon is up' pid_alive "$SERVER_PID"
+ticks() { grep -c '^tick ' "$1"; }
+ticking() { # ticking OUT: the program writing OUT ticks on
+	local n
+	n=$(ticks "$1")
+	wait_until eval "(( \$(ticks $1) > $n + 2 ))"
+}
+ok 'the stuck programs, let go, tick on' eval 'ticking "$WORK/p.out" && ticking "$WORK/p2.out"'
+
+done_testing
