@@ -36,7 +36,7 @@ UNITS     := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
 INFERIORS := $(patsubst tests/inferiors/%.c,$(B)/inferiors/%,$(wildcard tests/inferiors/*.c)) \
 	     $(B)/inferiors/tls_vars_static
 INFERIORS32 := $(patsubst tests/inferiors/%.c,$(B)/inferiors32/%,$(wildcard tests/inferiors/*.c))
-TOOLS     := $(B)/tests/rspclient $(B)/tests/hw_watch_probe
+TOOLS     := $(B)/tests/rspclient $(B)/tests/hw_watch_probe $(B)/utraced-crashtest
 
 .PHONY: all check unit e2e demo clean format format-check check-layers inferiors32 bench
 
@@ -49,6 +49,16 @@ $(B)/utraced: $(OBJS) $(TRC_OBJS)
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# A test build that crashes on demand (src/engine/crash.c, tests/e2e/crash_restore.t):
+# the files with crash points compiled again with them, linked with the others.
+CRASH_SRCS := $(shell grep -l CRASH_POINT $(SRCS))
+CRASH_OBJS := $(CRASH_SRCS:%.c=$(B)/crashtest/%.o)
+$(B)/crashtest/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DUTRACED_CRASH_POINTS -c -o $@ $<
+$(B)/utraced-crashtest: $(filter-out $(CRASH_SRCS:%.c=$(B)/%.o),$(OBJS)) $(CRASH_OBJS) $(TRC_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(ZYDIS_LIBS)
 
 # ep_fuse.o is rebuilt when libfuse3 comes or goes ($(B)/fuse.flags changes).
 $(B)/src/endpoint/ep_fuse.o: CFLAGS += $(FUSE_CFLAGS)

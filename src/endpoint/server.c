@@ -571,6 +571,7 @@ int ep_server_run(struct ep_config *cfg)
 	cfg->srv.on_exit = on_exit_cb;
 	cfg->srv.on_detach = on_detach_cb;
 	sv.t = tracer_new();
+	tracer_crash_guard(sv.t);
 	sv.epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (!sv.t || sv.epfd < 0) {
 		perror("utraced");

@@ -323,6 +323,7 @@ static bool is_leader(pid_t pid)
  */
 bool attach_settle(struct uproc *p)
 {
+	CRASH_POINT("attach");
 	for (;;) {
 		if (!sched_all_stopped(p))
 			return false;
@@ -479,6 +480,7 @@ void engine_detach(struct engine *e)
 		engine_detach(e->children[--e->nchildren]);
 	if (!p->exited)
 		bp_engine_drop(e);
+	CRASH_POINT("detach");
 	for_each_thread(p, th)
 	{
 		th->hold_mask &= ~ENGINE_BIT(e);

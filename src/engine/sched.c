@@ -178,6 +178,7 @@ static struct uthread *find_step_over(struct uproc *p)
 		switch (xol_start(th, pc)) {
 		case XOL_GO:
 			resume_thread(th, false);
+			CRASH_POINT("xol"); /* a thread on its way through a slot */
 			break;
 		case XOL_MAPPING:
 			break;

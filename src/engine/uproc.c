@@ -417,6 +417,7 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 	int sig = WSTOPSIG(status);
 	int event = (unsigned)status >> 16;
 
+	CRASH_POINT("stop");
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
 		/* the leader's death is reported after every other thread's */
 		if (th->tid == p->pid) {

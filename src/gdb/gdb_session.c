@@ -169,6 +169,8 @@ static void handle_packet(struct gdb_session *s, const char *pkt, size_t len)
 	const struct gdb_packet *gp = gdb_packet_find(pkt, len);
 	int ret = 0;
 
+	CRASH_POINT("packet");
+
 	if (s->server && s->server->remote_debug)
 		fprintf(stderr, "getpkt (\"%.*s\");\n", (int)(len > 200 ? 200 : len), pkt);
 	buf_reset(&s->reply);

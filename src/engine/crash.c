@@ -1,0 +1,224 @@
+/*
+ * crash.c: a fault inside utraced leaves its targets whole.
+ *
+ * When a tracer dies the kernel detaches its tracees, but every int3 we
+ * inserted stays in their text and kills them with SIGTRAP at the next
+ * hit, and a thread that had just hit one is let go one byte past it. So
+ * on SIGSEGV, SIGBUS, SIGILL, SIGFPE or SIGABRT a handler, on a stack of
+ * its own, walks the tracer's processes: it puts every original byte back
+ * first (threads still run), then stops each thread, rewinds one that hit
+ * a trap meanwhile, clears the debug registers and detaches it with the
+ * signal it was stopped for; then the signal kills us as it would have.
+ * Only system calls and reads of our own lists happen there (no
+ * allocation, no stdio: the heap may be what broke), each loop bounded in
+ * case the lists are damaged, and the whole walk bounded in time.
+ * SIGKILL cannot be caught: docs/reliability.md says what it leaves.
+ *
+ * A test build (-DUTRACED_CRASH_POINTS) crashes at named points on demand,
+ * UTRACED_CRASH=POINT:N[:SIG] (the N-th time POINT is passed; SIG one of
+ * segv, bus, ill, fpe, abort), so that tests can check all this.
+ */
+#include "engine_int.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CRASH_STACK    (64 * 1024)
+#define CRASH_MAX_WALK 65536 /* list elements visited, at most */
+#define CRASH_WAIT_MS  1000  /* for running threads to stop, in all */
+
+static struct tracer *guarded;
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+
+static long long crash_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void say(const char *s)
+{
+	if (write(2, s, strlen(s)) < 0)
+		return;
+}
+
+static void restore_traps(struct uproc *p)
+{
+	int n = 0;
+
+	for (struct swbp *bp = p->bps; bp && n < CRASH_MAX_WALK; bp = bp->next, n++)
+		if (bp->inserted &&
+		    pwrite(p->memfd, bp->orig, p->arch->trap_len, (off_t)bp->addr) < 0)
+			say("utraced: a breakpoint could not be restored\n");
+}
+
+/* Wait for tid's stop until deadline; false if it exited or never stopped. */
+static bool crash_wait_stop(pid_t tid, long long deadline, int *status)
+{
+	const struct timespec ms = {0, 1000000};
+
+	for (;;) {
+		pid_t got = waitpid(tid, status, __WALL | WNOHANG);
+
+		if (got == tid)
+			return WIFSTOPPED(*status);
+		if (got < 0 && errno != EINTR)
+			return false;
+		if (crash_now_ms() >= deadline)
+			return false;
+		nanosleep(&ms, NULL);
+	}
+}
+
+/*
+ * A trap's SIGTRAP stop one trap past one of ours (the byte is back now):
+ * rewind. (A single-step's SIGTRAP may land on pc - 1 as well: not SI_KERNEL.)
+ */
+static void rewind_trap(struct uthread *th)
+{
+	struct uproc *p = th->p;
+	siginfo_t si;
+	uint64_t pc;
+
+	if (ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &si) < 0 || si.si_code != SI_KERNEL)
+		return;
+	regs_invalidate(th);
+	if (regs_fetch(th, false) < 0)
+		return;
+	pc = arch_pc(p->arch, &th->regs) - p->arch->trap_len;
+	if (!bp_find(p, pc) && !bp_is_moribund(p, pc))
+		return;
+	arch_set_pc(p->arch, &th->regs, pc);
+	regs_store(th, ARCH_RS_GP);
+}
+
+/* The signal a stop that came now was for: ours (traps, events) are not passed on. */
+static int stop_signal(struct uthread *th, int status)
+{
+	int sig = WSTOPSIG(status);
+
+	if ((unsigned)status >> 16 || sig == (SIGTRAP | 0x80))
+		return 0;
+	if (sig == SIGTRAP) {
+		rewind_trap(th);
+		return 0;
+	}
+	return sig;
+}
+
+static void let_thread_go(struct uthread *th, long long deadline)
+{
+	int status, sig;
+
+	if (th->stopped) {
+		sig = th->has_pending && th->pending.kind == UEV_SIGNAL ? th->pending.sig
+									: th->deliver_sig;
+	} else {
+		if (!th->interrupting)
+			ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L);
+		if (!crash_wait_stop(th->tid, deadline, &status))
+			return; /* gone, or stuck: the kernel detaches it when we die */
+		th->stopped = true;
+		sig = stop_signal(th, status);
+	}
+	if (th->p->dregs_used)
+		bp_dregs_clear(th->tid);
+	ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig);
+}
+
+static void let_all_go(struct tracer *t)
+{
+	long long deadline = crash_now_ms() + CRASH_WAIT_MS;
+	struct uproc *p;
+	int n = 0;
+
+	for (p = t->procs; p && n < CRASH_MAX_WALK; p = p->next, n++)
+		if (!p->exited && p->arch)
+			restore_traps(p);
+	n = 0;
+	for (p = t->procs; p && n < CRASH_MAX_WALK; p = p->next) {
+		if (p->exited || !p->arch)
+			continue;
+		for (struct uthread *th = p->threads; th && n < CRASH_MAX_WALK; th = th->next, n++)
+			let_thread_go(th, deadline);
+	}
+}
+
+static void crash_handler(int sig)
+{
+	struct tracer *t = guarded;
+
+	guarded = NULL; /* a fault in here: die at once the second time */
+	say("utraced: fatal signal: restoring and detaching the traced processes\n");
+	if (t)
+		let_all_go(t);
+	signal(sig, SIG_DFL);
+	raise(sig); /* blocked until we return: then it kills us */
+}
+
+void tracer_crash_guard(struct tracer *t)
+{
+	stack_t ss = {.ss_size = CRASH_STACK};
+	struct sigaction sa;
+
+	ss.ss_sp =
+		mmap(NULL, CRASH_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ss.ss_sp == MAP_FAILED || sigaltstack(&ss, NULL) < 0)
+		return; /* no guard: as before */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = crash_handler;
+	sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++)
+		sigaction(fatal_signals[i], &sa, NULL);
+	guarded = t;
+}
+
+#ifdef UTRACED_CRASH_POINTS
+static int *volatile nowhere; /* NULL, unknown to the compiler */
+
+static void crash_now(const char *how)
+{
+	if (!strcmp(how, "abort"))
+		abort();
+	if (!strcmp(how, "bus"))
+		raise(SIGBUS);
+	if (!strcmp(how, "ill"))
+		raise(SIGILL);
+	if (!strcmp(how, "fpe"))
+		raise(SIGFPE);
+	*nowhere = 1; /* a real fault: segv */
+}
+
+void crash_point(const char *name)
+{
+	static long left = -1;
+	static char point[32], how[16] = "segv";
+	const char *env;
+	size_t len;
+
+	if (left == -1) {
+		env = getenv("UTRACED_CRASH");
+		left = 0;
+		len = env ? strcspn(env, ":") : 0;
+		if (!env || !len || len >= sizeof(point) || env[len] != ':')
+			return;
+		memcpy(point, env, len);
+		left = strtol(env + len + 1, NULL, 10);
+		env = strchr(env + len + 1, ':');
+		if (env && strlen(env + 1) < sizeof(how))
+			strcpy(how, env + 1);
+	}
+	if (left > 0 && !strcmp(point, name) && --left == 0)
+		crash_now(how);
+}
+#endif
