@@ -131,10 +131,11 @@ void tracer_free(struct tracer *t); /* detaches (or kills launched-by-us with ki
 /*
  * How long an attach waits for its threads to stop; then it fails
  * (-ETIMEDOUT) and the threads still running are let go at their next
- * stop (leaving.c). The detach of a process's last engine waits at most
- * 100 ms of it, then lets the slow ones go the same way; an attach of a
- * process that still has such threads fails (-EAGAIN) until they have
- * gone. 0, the default: as long as it takes, as gdbserver and strace do.
+ * stop (leaving.c). The detach of a process's last engine lets its running
+ * threads go the same way at once (it waits at most 100 ms of it only for
+ * threads in the out-of-line step-over); an attach of a process that still has such
+ * threads fails (-EAGAIN) until they have gone. 0, the default: as long
+ * as it takes, as gdbserver and strace do.
  */
 void tracer_set_stop_timeout(struct tracer *t, int ms);
 /*

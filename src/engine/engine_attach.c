@@ -391,12 +391,25 @@ static struct uproc *attach_new(struct tracer *t, pid_t pid, int *err)
 	return NULL;
 }
 
-/* The last engine is gone: the process runs on as it was found. */
+/* A thread in a syscall we injected or on its way through a slot (xol.c). */
+static bool xol_in_flight(struct uproc *p)
+{
+	for_each_thread(p, th) if (th->xol_inj || (th->xol_busy && !th->stopped)) return true;
+	return false;
+}
+
+/*
+ * The last engine is gone: the process runs on as it was found. The
+ * stopped threads go now, the others at their next stop (leaving.c),
+ * without waiting for them here; only threads in the out-of-line
+ * machinery are waited for (briefly): an injected syscall's registers
+ * must be put back, and a slot may end in a trap of ours.
+ */
 static void uproc_let_go(struct uproc *p)
 {
 	p->frozen = true;
 	p->attaching = false;
-	if (!p->exited)
+	if (!p->exited && xol_in_flight(p))
 		uproc_stop_all_sync(p, tracer_detach_deadline(p->t));
 	if (!p->exited)
 		xol_release(p);

@@ -209,6 +209,10 @@ struct tracer {
 	struct leaving {
 		pid_t pid, tid;
 		bool dregs; /* its debug registers to clear first */
+		/* our traps it may have hit before it stops: a SIGTRAP there is rewound */
+		const struct arch_desc *arch;
+		unsigned ntraps;
+		uint64_t traps[MORIBUND_MAX];
 	} * leaving;
 	size_t nleaving, leaving_cap;
 	int stop_timeout_ms; /* tracer_set_stop_timeout(); 0: as long as it takes */
@@ -230,11 +234,13 @@ struct uthread *tracer_find_thread(struct tracer *t, pid_t tid);
 pid_t tracer_tgid_of(pid_t tid); /* from /proc/TID/status; 0 if unknown */
 
 /* leaving.c */
-void leaving_add(struct tracer *t, pid_t pid, pid_t tid, bool dregs);
+/* Thread tid of p is let go at its next stop, p's traps (in place or just removed) in mind. */
+void leaving_add(struct uproc *p, pid_t tid);
 /* A status of a leaving thread: handled (true), or not one of them. */
 bool leaving_status(struct tracer *t, pid_t tid, int status);
 /* Some thread of pid is still leaving. */
 bool leaving_pid(struct tracer *t, pid_t pid);
+void leaving_drain(struct tracer *t); /* at exit: wait (1 s at most) for them to go */
 void leaving_free(struct tracer *t);
 
 /* uproc.c */

@@ -6,11 +6,12 @@
  * in uninterruptible sleep (a hung NFS or FUSE request) waits for the
  * kernel. Waiting for them would hold the daemon's one event loop, so every
  * other client would wait too (and a user could hold it on purpose, with a
- * process of their own). So in the daemon an attach waits for a bounded
- * time (tracer_set_stop_timeout()), a detach for 100 ms at the most, and
- * they leave the threads still running here: each is detached at its next
- * stop, with the signal that stop was for. A process with such threads is
- * attached again only once they are gone (the attach waits for them).
+ * process of their own). So an attach that gives up (its stop timeout) and
+ * a last engine's detach leave the threads still running here: each is
+ * detached at its next stop, with the signal that stop was for, and if
+ * that stop is the SIGTRAP of one of our traps (removed meanwhile) it is
+ * rewound onto the trap's address first. A process with such threads
+ * cannot be attached again until they are gone (EAGAIN).
  */
 #include "engine_int.h"
 
@@ -32,10 +33,23 @@ static void leaving_remove(struct tracer *t, struct leaving *l)
 	*l = t->leaving[--t->nleaving];
 }
 
-void leaving_add(struct tracer *t, pid_t pid, pid_t tid, bool dregs)
+static struct leaving *leaving_new(struct tracer *t, const struct leaving *like)
 {
 	t->leaving = array_grow(t->leaving, t->nleaving, &t->leaving_cap, sizeof(*t->leaving));
-	t->leaving[t->nleaving++] = (struct leaving){pid, tid, dregs};
+	t->leaving[t->nleaving] = *like;
+	return &t->leaving[t->nleaving++];
+}
+
+void leaving_add(struct uproc *p, pid_t tid)
+{
+	struct leaving l = {.pid = p->pid, .tid = tid, .dregs = p->dregs_used, .arch = p->arch};
+
+	for (struct swbp *bp = p->bps; bp && l.ntraps < MORIBUND_MAX; bp = bp->next)
+		l.traps[l.ntraps++] = bp->addr;
+	for (unsigned i = 0; i < MORIBUND_MAX && l.ntraps < MORIBUND_MAX; i++)
+		if (p->moribund[i])
+			l.traps[l.ntraps++] = p->moribund[i];
+	leaving_new(p->t, &l);
 }
 
 bool leaving_pid(struct tracer *t, pid_t pid)
@@ -53,19 +67,47 @@ bool leaving_pid(struct tracer *t, pid_t pid)
  */
 static void leaving_adopt(struct tracer *t, const struct leaving *parent, int event)
 {
+	struct leaving l;
 	unsigned long msg;
 	pid_t child;
 
 	if (ptrace(PTRACE_GETEVENTMSG, parent->tid, 0L, &msg) < 0 || !msg)
 		return;
 	child = (pid_t)msg;
-	leaving_add(t, event == PTRACE_EVENT_CLONE ? parent->pid : child, child, parent->dregs);
+	l = *parent; /* (parent may move) */
+	l.pid = event == PTRACE_EVENT_CLONE ? parent->pid : child;
+	l.tid = child;
+	leaving_new(t, &l);
 	for (unsigned i = 0; i < t->nearly; i++) {
 		if (t->early[i].pid != child)
 			continue;
 		leaving_status(t, child, t->early[i].status);
 		t->early[i] = t->early[--t->nearly];
 		break;
+	}
+}
+
+/*
+ * It hit one of our traps before it stopped (the byte is back now): it
+ * goes on from the trap's address, not one byte past it. Only a trap's
+ * SIGTRAP (SI_KERNEL): a single-step's lands on pc - 1 as easily.
+ */
+static void rewind_trap(const struct leaving *l)
+{
+	struct arch_regs regs;
+	siginfo_t si;
+	uint64_t pc;
+
+	if (!l->arch || ptrace(PTRACE_GETSIGINFO, l->tid, 0L, &si) < 0 || si.si_code != SI_KERNEL ||
+	    ptrace(PTRACE_GETREGS, l->tid, 0L, &regs.gp) < 0)
+		return;
+	pc = arch_pc(l->arch, &regs) - l->arch->trap_len;
+	for (unsigned i = 0; i < l->ntraps; i++) {
+		if (l->traps[i] != pc)
+			continue;
+		arch_set_pc(l->arch, &regs, pc);
+		ptrace(PTRACE_SETREGS, l->tid, 0L, &regs.gp);
+		return;
 	}
 }
 
@@ -87,11 +129,28 @@ bool leaving_status(struct tracer *t, pid_t tid, int status)
 	/* a signal it was about to receive goes with it; our own traps do not */
 	if (!event && WSTOPSIG(status) != SIGTRAP && WSTOPSIG(status) != (SIGTRAP | 0x80))
 		sig = WSTOPSIG(status);
+	if (!event && WSTOPSIG(status) == SIGTRAP)
+		rewind_trap(l);
 	if (l->dregs)
 		bp_dregs_clear(tid);
 	ptrace(PTRACE_DETACH, tid, 0L, (long)sig);
 	leaving_remove(t, l);
 	return true;
+}
+
+/*
+ * Before we exit: the kernel would detach the leaving threads itself, but
+ * one stopped at a trap of ours would go on one byte past it. So wait for
+ * their stops a while (nothing else is served any more).
+ */
+#define LEAVING_DRAIN_MS 1000
+
+void leaving_drain(struct tracer *t)
+{
+	long long deadline = tracer_now_ms() + LEAVING_DRAIN_MS;
+
+	while (t->nleaving && tracer_wait_until(t, deadline) == 0)
+		;
 }
 
 void leaving_free(struct tracer *t)

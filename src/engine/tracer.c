@@ -67,6 +67,7 @@ void tracer_free(struct tracer *t)
 		if (t->procs == p) /* no engine: free it ourselves */
 			uproc_free(p);
 	}
+	leaving_drain(t);
 	if (t->sigfd >= 0)
 		close(t->sigfd);
 	if (t->evfd >= 0)

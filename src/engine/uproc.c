@@ -181,7 +181,7 @@ void uproc_detach_all(struct uproc *p)
 		if (!th->stopped) {
 			if (!th->interrupting)
 				ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L);
-			leaving_add(p->t, p->pid, th->tid, p->dregs_used);
+			leaving_add(p, th->tid);
 			continue;
 		}
 		if (th->has_pending && th->pending.kind == UEV_SIGNAL)
