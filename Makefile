@@ -126,10 +126,10 @@ include fuzz/fuzz.mk
 
 # Installs what the tests need when it is missing (root, Debian), then runs all tests.
 # The 32-bit run is skipped, and says so, on a kernel without 32-bit emulation.
-check: all $(UNITS) $(INFERIORS) $(TOOLS) check-layers
+check: all $(UNITS) $(INFERIORS) $(TOOLS) $(FUZZ_REPLAYS) check-layers
 	@tests/lib/deps.sh
 	@$(MAKE) --no-print-directory inferiors32
-	prove -f $(UNITS) tests/e2e/*.t
+	prove -f $(UNITS) fuzz/replay.t tests/e2e/*.t
 	@if tests/lib/kernel_runs.sh $(B)/inferiors32; then \
 		echo INFDIR=$(B)/inferiors32 prove -f $(E2E32_TESTS); \
 		INFDIR=$(B)/inferiors32 prove -f $(E2E32_TESTS); \
