@@ -131,12 +131,15 @@ inferiors32: $(INFERIORS32)
 E2E32 := attach_reader attach_signal attach_chains launch_break signals threads vectors engines_two_gdb catch_syscall ustrace_gdb thread_events
 E2E32_TESTS := $(wildcard $(patsubst %,tests/e2e/%.t,$(E2E32)))
 
+# libFuzzer harnesses: `make fuzz`; their corpus replay is part of `make check`.
+include fuzz/fuzz.mk
+
 # Installs what the tests need when it is missing (root, Debian), then runs all tests.
 # The 32-bit run is skipped, and says so, on a kernel without 32-bit emulation.
-check: all $(UNITS) $(INFERIORS) $(TOOLS) check-layers
+check: all $(UNITS) $(INFERIORS) $(TOOLS) $(FUZZ_REPLAYS) check-layers
 	@tests/lib/deps.sh
 	@$(MAKE) --no-print-directory inferiors32
-	prove -f $(UNITS) tests/e2e/*.t
+	prove -f $(UNITS) fuzz/replay.t tests/e2e/*.t
 	@if tests/lib/kernel_runs.sh $(B)/inferiors32; then \
 		echo INFDIR=$(B)/inferiors32 prove -f $(E2E32_TESTS); \
 		INFDIR=$(B)/inferiors32 prove -f $(E2E32_TESTS); \
@@ -165,10 +168,10 @@ check-layers:
 		{ echo "layer violation: agent expressions include engine, gdb or ptrace code"; exit 1; }
 
 format:
-	clang-format -i $(wildcard src/*.c src/*/*.[ch] src/*/*/*.[ch] tests/unit/*.c tests/lib/*.[ch])
+	clang-format -i $(wildcard src/*.c src/*/*.[ch] src/*/*/*.[ch] tests/unit/*.c tests/lib/*.[ch] fuzz/*.[ch])
 
 format-check:
-	clang-format --dry-run -Werror $(wildcard src/*.c src/*/*.[ch] src/*/*/*.[ch] tests/unit/*.c tests/lib/*.[ch])
+	clang-format --dry-run -Werror $(wildcard src/*.c src/*/*.[ch] src/*/*/*.[ch] tests/unit/*.c tests/lib/*.[ch] fuzz/*.[ch])
 
 bench: all
 	bench/run.sh

@@ -15,7 +15,21 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* See ep_fuse.h. */
+pid_t ep_fuse_name_pid(const char *name)
+{
+	char *end = NULL;
+	long pid;
+
+	/* digits only, no leading zero: one name per pid */
+	if (*name < '1' || *name > '9')
+		return 0;
+	pid = strtol(name, &end, 10);
+	return !*end && pid > 0 && pid < (1L << 30) ? (pid_t)pid : 0;
+}
 
 #ifndef UTRACED_NO_FUSE
 
@@ -101,13 +115,11 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct ep_fuse *fs = fuse_req_userdata(req);
 	struct fuse_entry_param e = {0};
-	char *end = NULL;
-	long pid;
+	pid_t pid;
 
 	if (INO_NODE(parent) == NODE_ROOT) {
-		/* digits only, no leading zero: one name per pid */
-		pid = *name >= '1' && *name <= '9' ? strtol(name, &end, 10) : 0;
-		e.ino = pid > 0 && !*end && pid < (1L << 30) ? INO(pid, NODE_DIR) : 0;
+		pid = ep_fuse_name_pid(name);
+		e.ino = pid ? INO(pid, NODE_DIR) : 0;
 	} else if (INO_NODE(parent) == NODE_DIR) {
 		e.ino = !strcmp(name, "gdb")	   ? INO(INO_PID(parent), NODE_GDB)
 			: !strcmp(name, "engines") ? INO(INO_PID(parent), NODE_ENGINES)

@@ -16,6 +16,13 @@
 #include "../util/buf.h"
 #include "../util/procfs.h"
 
+/*
+ * The pid a name in DIR stands for (DIR/<pid>), or 0: decimal digits
+ * only, no leading zero, so that each pid has one name. Pure, and built
+ * without libfuse3 too (fuzz/pty_session_fuzz.c).
+ */
+pid_t ep_fuse_name_pid(const char *name);
+
 /* The text of DIR/<pid>/engines: one line per engine on pid (see docs/fuse.md). */
 void ep_engines_text(struct tracer *t, pid_t pid, struct buf *out);
 

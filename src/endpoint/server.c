@@ -203,10 +203,7 @@ static struct ep_conn *join(struct server *sv, int fd, pid_t pid, const char *ho
 	int err = -ENOMEM;
 
 	if (s) {
-		gdb_session_init(s, sv->t, &sv->cfg->srv);
-		s->secondary = true;
-		s->client.name = how;
-		gdb_session_set_peer(s, &who->caller);
+		gdb_session_init_joined(s, sv->t, &sv->cfg->srv, how, &who->caller);
 		e = engine_attach_start(sv->t, pid, &s->client, &err);
 	}
 	if (sv->cfg->srv.debug)

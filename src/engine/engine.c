@@ -251,10 +251,12 @@ ssize_t engine_mem_read(struct engine *e, uint64_t addr, void *buf, size_t len)
 			continue; /* (lifted for a step over: memory has the original) */
 		for (size_t i = 0; i < p->arch->trap_len; i++) {
 			uint64_t a = bp->addr + i;
-			uint8_t *b = (uint8_t *)buf + (a - addr);
+			uint8_t *b;
 
+			/* no pointer made before the check: one before buf is undefined already */
 			if (a < addr || a >= addr + (uint64_t)n)
 				continue;
+			b = (uint8_t *)buf + (a - addr);
 			if (*b != p->arch->trap_insn[i]) {
 				bp->inserted = false; /* new code was mapped over it */
 				break;

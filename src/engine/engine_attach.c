@@ -59,6 +59,13 @@ static void engine_unlink(struct engine *e)
 		}
 	}
 	p->slots &= ~ENGINE_BIT(e);
+	/* hardware breakpoints bp_engine_drop() left: their process exited */
+	while (e->hw) {
+		struct hwbp *h = e->hw;
+
+		e->hw = h->next;
+		free(h);
+	}
 	free(e->nsq);
 	free(e->later);
 	free(e);

@@ -62,9 +62,10 @@ void tracer_free(struct tracer *t)
 	while (t->procs) {
 		struct uproc *p = t->procs;
 
-		while (p->engines)
+		/* the last engine's detach frees p: take t->procs anew after each */
+		if (p->engines)
 			engine_detach(p->engines);
-		if (t->procs == p) /* no engine: free it ourselves */
+		else /* no engine: free it ourselves */
 			uproc_free(p);
 	}
 	leaving_drain(t);

@@ -146,6 +146,13 @@ extern const size_t gdb_npackets;
 const struct gdb_packet *gdb_packet_find(const char *payload, size_t len);
 
 void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server *srv);
+/*
+ * A session of a client that joins a process someone holds (rendezvous
+ * socket, a pty of --mount): no progress lines, no exit policy, its
+ * engine named how, the client's credentials known. Nothing attached yet.
+ */
+void gdb_session_init_joined(struct gdb_session *s, struct tracer *t, struct gdb_server *srv,
+			     const char *how, const struct proc_caller *peer);
 void gdb_session_free(struct gdb_session *s); /* detaches the engine */
 /* Bytes from the client; replies accumulate in s->rsp.out. */
 void gdb_session_input(struct gdb_session *s, const uint8_t *data, size_t len);

@@ -117,6 +117,15 @@ void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server
 	gdb_extended_init(s);
 }
 
+void gdb_session_init_joined(struct gdb_session *s, struct tracer *t, struct gdb_server *srv,
+			     const char *how, const struct proc_caller *peer)
+{
+	gdb_session_init(s, t, srv);
+	s->secondary = true;
+	s->client.name = how;
+	gdb_session_set_peer(s, peer);
+}
+
 void gdb_session_set_engine(struct gdb_session *s, struct engine *e)
 {
 	if (!gdb_proc_of(s, engine_pid(e)) && gdb_proc_add(s, e) < 0) {

@@ -199,7 +199,9 @@ static int parse_one(struct ust_opts *o, int c, const char *arg, int *tcount, ch
 	case 'P':
 		return trc_add_path(&o->trc, arg, err, errlen);
 	case 'q':
-		o->quiet++;
+		/* -qqq and more are -qq: nothing more to leave out, and a daemon takes no more */
+		if (o->quiet < 2)
+			o->quiet++;
 		return 0;
 	case 'r':
 	case OPT_RELATIVE:

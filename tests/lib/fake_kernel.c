@@ -21,6 +21,7 @@
 
 struct fthread kt[NTHREADS + 1]; /* kt[1] is the leader */
 int memfd = -1;
+bool fake_kernel_quiet;
 static char trace_buf[1024];
 static size_t trace_len;
 static int violations;
@@ -36,7 +37,8 @@ static int tidx(pid_t tid)
 static void violation(const char *what, int req, pid_t tid)
 {
 	violations++;
-	diag("fake kernel: %s (request %d, tid %d)", what, req, tid);
+	if (!fake_kernel_quiet)
+		diag("fake kernel: %s (request %d, tid %d)", what, req, tid);
 }
 
 static void trace_add(char c, int i, long sig)

@@ -63,6 +63,8 @@ struct rec {
 
 extern struct fthread kt[NTHREADS + 1]; /* kt[1] is the leader */
 extern int memfd;			/* the tracee's memory */
+/* No diagnostics for requests the fake refuses (fuzz/: a client asks anything). */
+extern bool fake_kernel_quiet;
 
 /* The resume traffic since the last call, and forget it. */
 const char *trace(void);
