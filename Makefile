@@ -38,7 +38,7 @@ INFERIORS := $(patsubst tests/inferiors/%.c,$(B)/inferiors/%,$(wildcard tests/in
 INFERIORS32 := $(patsubst tests/inferiors/%.c,$(B)/inferiors32/%,$(wildcard tests/inferiors/*.c))
 TOOLS     := $(B)/tests/rspclient $(B)/tests/hw_watch_probe $(B)/utraced-crashtest
 
-.PHONY: all check unit e2e demo clean format format-check check-layers inferiors32 bench
+.PHONY: all check check-load unit e2e demo clean format format-check check-layers inferiors32 bench
 
 all: $(B)/utraced $(B)/ustrace
 
@@ -146,6 +146,11 @@ check: all $(UNITS) $(INFERIORS) $(TOOLS) $(FUZZ_REPLAYS) check-layers
 	else \
 		echo "32-bit end-to-end tests skipped: this kernel does not run 32-bit programs"; \
 	fi
+
+# The load and kill tests (tests/load/): long, so not in `check`. LOAD_SECONDS,
+# LOAD_KILLS and LOAD_PROCS shorten or lengthen them (docs/reliability.md).
+check-load: all $(INFERIORS) $(TOOLS)
+	prove -v tests/load/*.t
 
 unit: $(UNITS)
 	prove -f $(UNITS)

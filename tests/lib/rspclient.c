@@ -28,7 +28,8 @@
  *   --notif          wait for a notification (%Stop:..., non-stop mode) and
  *                    print it (and whatever else comes before it).
  *   --ping PAYLOAD N MS  send PAYLOAD N times, MS apart, each after the
- *                    reply to the last; print "max=M p50=P" (round trips in ms).
+ *                    reply to the last; print "max=M p50=P p99=Q n=N max_us=..
+ *                    p99_us=.." (round trips in ms, then in microseconds).
  *
  * BYTES take C escapes: \xNN, \n, \r, \t, \0, \\.
  * Printed payloads are run-length decoded; bytes outside printable ASCII
@@ -470,7 +471,8 @@ static void do_ping(const char *payload, int n, int gap_ms)
 	}
 	qsort(rtt, (size_t)n, sizeof(*rtt), cmp_long);
 	if (n > 0)
-		printf("max=%ld p50=%ld\n", rtt[n - 1] / 1000, rtt[n / 2] / 1000);
+		printf("max=%ld p50=%ld p99=%ld n=%d max_us=%ld p99_us=%ld\n", rtt[n - 1] / 1000,
+		       rtt[n / 2] / 1000, rtt[n * 99 / 100] / 1000, n, rtt[n - 1], rtt[n * 99 / 100]);
 	free(rtt);
 }
 
