@@ -472,7 +472,8 @@ static void do_ping(const char *payload, int n, int gap_ms)
 	qsort(rtt, (size_t)n, sizeof(*rtt), cmp_long);
 	if (n > 0)
 		printf("max=%ld p50=%ld p99=%ld n=%d max_us=%ld p99_us=%ld\n", rtt[n - 1] / 1000,
-		       rtt[n / 2] / 1000, rtt[n * 99 / 100] / 1000, n, rtt[n - 1], rtt[n * 99 / 100]);
+		       rtt[n / 2] / 1000, rtt[n * 99 / 100] / 1000, n, rtt[n - 1],
+		       rtt[n * 99 / 100]);
 	free(rtt);
 }
 
