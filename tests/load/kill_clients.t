@@ -21,7 +21,7 @@
 . "$(dirname "$0")/../lib/e2e.sh"
 server_is_gdbserver && skip_all 'needs utraced engines'
 
-KILLS=${LOAD_KILLS:-100} # 1000 asked; ~8 s a kill here (2 shared cores): LOAD_KILLS=1000 takes 2+ hours
+KILLS=${LOAD_KILLS:-100} # 1000 asked; 6-8 s a kill here (2 shared cores): LOAD_KILLS=1000 takes 1.5-2.5 h
 PROG=$INFDIR/hot_threads
 use_rundir
 RANDOM=${LOAD_SEED:-$$}
