@@ -184,4 +184,4 @@ bench: all
 clean:
 	rm -rf $(B)
 
--include $(OBJS:.o=.d) $(UNITS:=.d) $(B)/tests/lib/fake_kernel.d $(TRC_OBJS:.o=.d) $(UST_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(UNITS:=.d) $(B)/tests/lib/fake_kernel.d $(TRC_OBJS:.o=.d) $(UST_OBJS:.o=.d) $(CRASH_OBJS:.o=.d)
