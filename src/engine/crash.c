@@ -37,14 +37,6 @@
 static struct tracer *guarded;
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 
-static long long crash_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void say(const char *s)
 {
 	if (write(2, s, strlen(s)) < 0)
@@ -73,63 +65,27 @@ static bool crash_wait_stop(pid_t tid, long long deadline, int *status)
 			return WIFSTOPPED(*status);
 		if (got < 0 && errno != EINTR)
 			return false;
-		if (crash_now_ms() >= deadline)
+		if (tracer_now_ms() >= deadline)
 			return false;
 		nanosleep(&ms, NULL);
 	}
 }
 
-/*
- * A trap's SIGTRAP stop one trap past one of ours (the byte is back now):
- * rewind. (A single-step's SIGTRAP may land on pc - 1 as well: not SI_KERNEL.)
- */
-static void rewind_trap(struct uthread *th)
-{
-	struct uproc *p = th->p;
-	siginfo_t si;
-	uint64_t pc;
-
-	if (ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &si) < 0 || si.si_code != SI_KERNEL)
-		return;
-	regs_invalidate(th);
-	if (regs_fetch(th, false) < 0)
-		return;
-	pc = arch_pc(p->arch, &th->regs) - p->arch->trap_len;
-	if (!bp_find(p, pc) && !bp_is_moribund(p, pc))
-		return;
-	arch_set_pc(p->arch, &th->regs, pc);
-	regs_store(th, ARCH_RS_GP);
-}
-
-/* The signal a stop that came now was for: ours (traps, events) are not passed on. */
-static int stop_signal(struct uthread *th, int status)
-{
-	int sig = WSTOPSIG(status);
-
-	if ((unsigned)status >> 16 || sig == (SIGTRAP | 0x80))
-		return 0;
-	if (sig == SIGTRAP) {
-		rewind_trap(th);
-		return 0;
-	}
-	return sig;
-}
-
 static void let_thread_go(struct uthread *th, long long deadline)
 {
+	struct leaving l;
 	int status, sig;
 
-	if (th->stopped) {
-		sig = th->has_pending && th->pending.kind == UEV_SIGNAL ? th->pending.sig
-									: th->deliver_sig;
-	} else {
+	if (!th->stopped) {
 		if (!th->interrupting)
 			ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L);
 		if (!crash_wait_stop(th->tid, deadline, &status))
 			return; /* gone, or stuck: the kernel detaches it when we die */
-		th->stopped = true;
-		sig = stop_signal(th, status);
+		leaving_init(&l, th->p, th->tid); /* (its trap bytes are back now) */
+		leaving_let_go(&l, status);
+		return;
 	}
+	sig = th->has_pending && th->pending.kind == UEV_SIGNAL ? th->pending.sig : th->deliver_sig;
 	if (th->p->dregs_used)
 		bp_dregs_clear(th->tid);
 	ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig);
@@ -137,7 +93,7 @@ static void let_thread_go(struct uthread *th, long long deadline)
 
 static void let_all_go(struct tracer *t)
 {
-	long long deadline = crash_now_ms() + CRASH_WAIT_MS;
+	long long deadline = tracer_now_ms() + CRASH_WAIT_MS;
 	struct uproc *p;
 	int n = 0;
 

@@ -212,7 +212,7 @@ struct tracer {
 		/* our traps it may have hit before it stops: a SIGTRAP there is rewound */
 		const struct arch_desc *arch;
 		unsigned ntraps;
-		uint64_t traps[MORIBUND_MAX];
+		uint64_t traps[2 * MORIBUND_MAX]; /* inserted, then recently removed */
 	} * leaving;
 	size_t nleaving, leaving_cap;
 	int stop_timeout_ms; /* tracer_set_stop_timeout(); 0: as long as it takes */
@@ -236,6 +236,10 @@ pid_t tracer_tgid_of(pid_t tid); /* from /proc/TID/status; 0 if unknown */
 /* leaving.c */
 /* Thread tid of p is let go at its next stop, p's traps (in place or just removed) in mind. */
 void leaving_add(struct uproc *p, pid_t tid);
+/* The same entry, not kept (no allocation: the crash handler's) ... */
+void leaving_init(struct leaving *l, const struct uproc *p, pid_t tid);
+/* ... and what is done at its stop: rewound if at a trap of ours, detached with its signal. */
+void leaving_let_go(const struct leaving *l, int status);
 /* A status of a leaving thread: handled (true), or not one of them. */
 bool leaving_status(struct tracer *t, pid_t tid, int status);
 /* Some thread of pid is still leaving. */

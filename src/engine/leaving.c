@@ -40,15 +40,23 @@ static struct leaving *leaving_new(struct tracer *t, const struct leaving *like)
 	return &t->leaving[t->nleaving++];
 }
 
+/* No allocation: the crash handler (crash.c) fills one on its stack too. */
+void leaving_init(struct leaving *l, const struct uproc *p, pid_t tid)
+{
+	*l = (struct leaving){.pid = p->pid, .tid = tid, .dregs = p->dregs_used, .arch = p->arch};
+	/* (past MORIBUND_MAX inserted ones, a hit on the others is not rewound) */
+	for (struct swbp *bp = p->bps; bp && l->ntraps < MORIBUND_MAX; bp = bp->next)
+		l->traps[l->ntraps++] = bp->addr;
+	for (unsigned i = 0; i < MORIBUND_MAX; i++)
+		if (p->moribund[i])
+			l->traps[l->ntraps++] = p->moribund[i];
+}
+
 void leaving_add(struct uproc *p, pid_t tid)
 {
-	struct leaving l = {.pid = p->pid, .tid = tid, .dregs = p->dregs_used, .arch = p->arch};
+	struct leaving l;
 
-	for (struct swbp *bp = p->bps; bp && l.ntraps < MORIBUND_MAX; bp = bp->next)
-		l.traps[l.ntraps++] = bp->addr;
-	for (unsigned i = 0; i < MORIBUND_MAX && l.ntraps < MORIBUND_MAX; i++)
-		if (p->moribund[i])
-			l.traps[l.ntraps++] = p->moribund[i];
+	leaving_init(&l, p, tid);
 	leaving_new(p->t, &l);
 }
 
@@ -92,7 +100,7 @@ static void leaving_adopt(struct tracer *t, const struct leaving *parent, int ev
  * goes on from the trap's address, not one byte past it. Only a trap's
  * SIGTRAP (SI_KERNEL): a single-step's lands on pc - 1 as easily.
  */
-static void rewind_trap(const struct leaving *l)
+static void leaving_rewind(const struct leaving *l)
 {
 	struct arch_regs regs;
 	siginfo_t si;
@@ -111,10 +119,24 @@ static void rewind_trap(const struct leaving *l)
 	}
 }
 
+void leaving_let_go(const struct leaving *l, int status)
+{
+	int event = (unsigned)status >> 16, sig = 0;
+
+	/* a signal it was about to receive goes with it; our own traps do not */
+	if (!event && WSTOPSIG(status) != SIGTRAP && WSTOPSIG(status) != (SIGTRAP | 0x80))
+		sig = WSTOPSIG(status);
+	if (!event && WSTOPSIG(status) == SIGTRAP)
+		leaving_rewind(l);
+	if (l->dregs)
+		bp_dregs_clear(l->tid);
+	ptrace(PTRACE_DETACH, l->tid, 0L, (long)sig);
+}
+
 bool leaving_status(struct tracer *t, pid_t tid, int status)
 {
 	struct leaving *l = leaving_find(t, tid);
-	int event = (unsigned)status >> 16, sig = 0;
+	int event = (unsigned)status >> 16;
 
 	if (!l)
 		return false;
@@ -126,14 +148,7 @@ bool leaving_status(struct tracer *t, pid_t tid, int status)
 	    event == PTRACE_EVENT_VFORK)
 		leaving_adopt(t, l, event);
 	l = leaving_find(t, tid); /* the array may have moved */
-	/* a signal it was about to receive goes with it; our own traps do not */
-	if (!event && WSTOPSIG(status) != SIGTRAP && WSTOPSIG(status) != (SIGTRAP | 0x80))
-		sig = WSTOPSIG(status);
-	if (!event && WSTOPSIG(status) == SIGTRAP)
-		rewind_trap(l);
-	if (l->dregs)
-		bp_dregs_clear(tid);
-	ptrace(PTRACE_DETACH, tid, 0L, (long)sig);
+	leaving_let_go(l, status);
 	leaving_remove(t, l);
 	return true;
 }
