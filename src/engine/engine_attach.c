@@ -475,16 +475,16 @@ struct engine *engine_attach(struct tracer *t, pid_t pid, const struct engine_cl
 	struct engine *e = engine_attach_start(t, pid, c, err);
 	long long deadline = tracer_deadline(t);
 
-	while (e && e->attaching && !e->dead) {
+	while (e && engine_attaching(e)) {
 		*err = tracer_wait_until(t, deadline);
 		if (*err < 0)
 			break;
 	}
 	if (!e)
 		return NULL;
-	e->notify = false; /* the caller knows: no on_stop() for this one */
-	if (e->dead || e->attaching) {
-		*err = e->attaching && !e->dead && *err == -ETIMEDOUT ? -ETIMEDOUT : -ESRCH;
+	e->notify = false;	       /* the caller knows: no on_stop() for this one */
+	if (e->dead || e->attaching) { /* gone, or the wait gave up */
+		*err = !e->dead && *err == -ETIMEDOUT ? -ETIMEDOUT : -ESRCH;
 		engine_detach(e);
 		return NULL;
 	}
