@@ -46,15 +46,6 @@ static void attach_nonstop(struct gdb_session *s, struct engine *e)
 	free(tids);
 }
 
-static void send_reply(struct gdb_session *s)
-{
-	if (s->server && s->server->remote_debug)
-		fprintf(stderr, "putpkt (\"%.*s\"); [attach]\n",
-			(int)(s->reply.len > 200 ? 200 : s->reply.len),
-			s->reply.data ? s->reply.data : "");
-	rsp_send(&s->rsp, s->reply.data, s->reply.len);
-}
-
 /* The process is stopped for a vAttach's engine: its reply, in s->reply. */
 static void attach_done(struct gdb_session *s, struct engine *e)
 {
@@ -74,7 +65,7 @@ static void vattach_done(struct gdb_session *s, struct engine *e, const struct e
 	} else {
 		attach_done(s, e);
 	}
-	send_reply(s);
+	gdb_send_late_reply(s, "attach");
 }
 
 int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len)
@@ -138,7 +129,7 @@ bool gdb_attach_stop(struct gdb_session *s, const struct engine_stop *st)
 	s->waiting = false;
 	buf_reset(&s->reply);
 	gdb_handle_question(s, "?", 1);
-	send_reply(s);
+	gdb_send_late_reply(s, "attach");
 	return true;
 }
 
@@ -165,7 +156,7 @@ int gdb_attach_expire(struct gdb_session *s)
 		engine_detach(e);
 		buf_reset(&s->reply);
 		buf_printf(&s->reply, "E%02x", ETIMEDOUT & 0xff);
-		send_reply(s);
+		gdb_send_late_reply(s, "attach");
 		return -1;
 	}
 	/* a joiner: its connection closes, as when it could not join at all */

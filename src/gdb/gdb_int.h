@@ -63,6 +63,8 @@ int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len);
 /* gdb_extended.c: take e as the session's process; its stop reply in s->reply */
 void gdb_adopt(struct gdb_session *s, struct engine *e);
+/* gdb_session.c: send s->reply outside a packet's handling (a stop, an attach's end) */
+void gdb_send_late_reply(struct gdb_session *s, const char *why);
 /* gdb_attach.c: the stop an attach waited for (true: consumed here) */
 bool gdb_attach_stop(struct gdb_session *s, const struct engine_stop *st);
 bool gdb_attach_owes_question(struct gdb_session *s);

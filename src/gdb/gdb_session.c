@@ -57,6 +57,14 @@ static bool cond_goes_on(struct gdb_session *s, const struct engine_stop *st)
 	return gdb_procs_resume(s, s->again.acts, s->again.pids, s->again.n) == 0;
 }
 
+void gdb_send_late_reply(struct gdb_session *s, const char *why)
+{
+	if (s->server && s->server->remote_debug)
+		fprintf(stderr, "putpkt (\"%.*s\"); [%s]\n", (int)s->reply.len,
+			s->reply.data ? s->reply.data : "", why);
+	rsp_send(&s->rsp, s->reply.data, s->reply.len);
+}
+
 static void session_on_stop(void *ctx, const struct engine_stop *st)
 {
 	struct gdb_session *s = ctx;
@@ -80,10 +88,7 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 		s->waiting = false;
 		buf_reset(&s->reply);
 		gdb_stop_reply(s, st, &s->reply);
-		if (s->server && s->server->remote_debug)
-			fprintf(stderr, "putpkt (\"%.*s\"); [stop]\n", (int)s->reply.len,
-				s->reply.data);
-		rsp_send(&s->rsp, s->reply.data, s->reply.len);
+		gdb_send_late_reply(s, "stop");
 	} else if (s->nonstop) {
 		gdb_nonstop_on_stop(s, st);
 	} else if (s->nprocs <= 1 && (gdb_stop_has_thread(st) || gone)) {
