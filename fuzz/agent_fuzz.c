@@ -20,14 +20,7 @@
 #include <stdlib.h>
 
 #include "agent_fake.h"
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "agent_fuzz: %s failed (line %d)\n", #cond, __LINE__);     \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
+#include "fuzz_check.h"
 
 static void run_tail(const char *tail, size_t len, const struct agent_env *env)
 {

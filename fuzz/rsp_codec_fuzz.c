@@ -15,14 +15,7 @@
 #include <string.h>
 
 #include "rsp/rsp.h"
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "rsp_codec_fuzz: %s failed (line %d)\n", #cond, __LINE__); \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
+#include "fuzz_check.h"
 
 /*
  * Decode one framed packet at f[0..n) (start char, body, '#', two digits)

@@ -20,14 +20,7 @@
 #include "tracer/trc.h"
 #include "tracer/trc_stream.h"
 #include "tracer/trc_wire.h"
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "trc_wire_fuzz: %s failed (line %d)\n", #cond, __LINE__);  \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
+#include "fuzz_check.h"
 
 static void discard(void *ctx, const char *s, size_t n)
 {

@@ -16,17 +16,9 @@
 
 #include "tracer/trc_wire.h"
 #include "ustrace/ustrace.h"
+#include "fuzz_check.h"
 
 #define MAX_WORDS 64
-
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "ustrace_opts_fuzz: %s failed (line %d)\n", #cond,         \
-				__LINE__);                                                         \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
 
 static void check_wire(const struct ust_opts *o)
 {
