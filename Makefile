@@ -20,8 +20,8 @@ ZYDIS_LIBS  := -lZydis
 PURE_SRCS := $(wildcard src/util/*.c src/rsp/*.c src/arch/x86/*.c src/agent/*.c) src/gdb/gdb_signals.c src/gdb/gdb_fileio.c src/gdb/gdb_launch.c
 SRCS      := $(PURE_SRCS) $(filter-out $(PURE_SRCS),$(wildcard src/gdb/*.c)) \
 	     $(wildcard src/engine/*.c src/endpoint/*.c) src/main.c
-PURE_OBJS := $(PURE_SRCS:%.c=$(B)/%.o)
-OBJS      := $(SRCS:%.c=$(B)/%.o)
+PURE_OBJS := $(PURE_SRCS:%.c=$(B)/%.o) $(B)/gen/agent_inproc_blob.o
+OBJS      := $(SRCS:%.c=$(B)/%.o) $(B)/gen/agent_inproc_blob.o
 
 # ustrace: the tracer core (src/tracer/, pure) and its command line (src/ustrace/).
 # Syscall names, errno names and the decoder table are generated from the
@@ -49,6 +49,29 @@ $(B)/utraced: $(OBJS) $(TRC_OBJS)
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# The in-process agent (src/agent/inproc/): the evaluator built again as
+# freestanding position-independent code for utraced to copy into a traced
+# process. No libc, no SSE (the program's vector registers stay as they
+# are), r15 never touched (the trampoline's frame pointer); blob_gen.sh
+# checks that two links at different bases are the same bytes.
+AGENT_BLOB_CFLAGS := -std=gnu11 -O2 -g0 -ffreestanding -fPIC -fvisibility=hidden -nostdlib -static \
+	-mgeneral-regs-only -ffixed-r15 -fno-stack-protector -fno-asynchronous-unwind-tables \
+	-fno-unwind-tables -ffunction-sections -fdata-sections -fcf-protection=none \
+	-DAGENT_FREESTANDING -D_GNU_SOURCE -Wall -Wextra -Werror \
+	-Wl,--gc-sections -Wl,--build-id=none -Wl,-T,src/agent/inproc/agent_inproc.ld
+AGENT_BLOB_SRCS := src/agent/inproc/agent_inproc.c src/agent/agent_expr.c
+$(B)/agent/agent_inproc.%.elf: $(AGENT_BLOB_SRCS) src/agent/inproc/agent_inproc.ld $(wildcard src/agent/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(AGENT_BLOB_CFLAGS) -Wl,--defsym=AGENT_BASE=$* -o $@ $(AGENT_BLOB_SRCS)
+$(B)/agent/agent_inproc.%.bin: $(B)/agent/agent_inproc.%.elf
+	objcopy -O binary -j .text -j .rodata $< $@
+$(B)/gen/agent_inproc_blob.c: $(B)/agent/agent_inproc.0.bin $(B)/agent/agent_inproc.0x10000.bin src/agent/inproc/blob_gen.sh
+	@mkdir -p $(dir $@)
+	src/agent/inproc/blob_gen.sh $(B)/agent/agent_inproc.0.elf $(B)/agent/agent_inproc.0.bin $(B)/agent/agent_inproc.0x10000.bin >$@
+$(B)/gen/agent_inproc_blob.o: $(B)/gen/agent_inproc_blob.c
+	$(CC) $(CFLAGS) -Isrc -c -o $@ $<
+.PRECIOUS: $(B)/agent/agent_inproc.%.elf $(B)/agent/agent_inproc.%.bin
 
 # A test build that crashes on demand (src/engine/crash.c, tests/e2e/crash_restore.t):
 # the files with crash points compiled again with them, linked with the others.

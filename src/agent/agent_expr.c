@@ -318,6 +318,10 @@ static int agent_stack_op(struct agent_vm *vm, uint8_t op)
  */
 static int agent_printf(struct agent_vm *vm)
 {
+#ifdef AGENT_FREESTANDING
+	(void)vm;
+	return -EOPNOTSUPP; /* the in-process agent formats nothing: utraced does */
+#else
 	uint64_t nargs, slen, ignore, args[AGENT_STACK_MAX];
 	char text[AGENT_PRINTF_MAX];
 	const char *fmt;
@@ -343,6 +347,7 @@ static int agent_printf(struct agent_vm *vm)
 		return rc;
 	rc = vm->env->print(vm->env->ctx, text, textlen);
 	return rc != 0 ? agent_cb_err(rc) : 0;
+#endif
 }
 
 /* Run the instruction whose opcode was just read; *done at `end`. */

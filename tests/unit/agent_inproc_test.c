@@ -1,0 +1,453 @@
+/*
+ * The in-process agent (src/agent/inproc/, the blob utraced copies into a
+ * traced process) against src/agent as utraced runs it, on the same
+ * bytecode, registers and memory: a differential test. The blob is mapped
+ * executable in this process and called as a trampoline would call it.
+ *
+ * Each program P is checked for its value, not only for true/false: the
+ * blob runs "P != v", with v what agent_eval() computed here; it must go
+ * on (P == v in the blob too), and trap for v + 1. A program that fails
+ * here (stack underflow, division by zero, an opcode the blob refuses)
+ * must trap there: an error counts as true, utraced then decides.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "agent/agent.h"
+#include "agent/agent_inproc.h"
+#include "tap.h"
+
+enum {
+	ADD = 0x02,
+	SUB,
+	MUL,
+	DIV_S,
+	DIV_U,
+	REM_S,
+	REM_U,
+	LSH,
+	RSH_S,
+	RSH_U,
+	LOG_NOT = 0x0e,
+	BIT_AND,
+	BIT_OR,
+	BIT_XOR,
+	BIT_NOT,
+	EQUAL,
+	LESS_S,
+	LESS_U,
+	EXT,
+	REF8,
+	REF16,
+	REF32,
+	REF64,
+	IF_GOTO = 0x20,
+	GOTO,
+	CONST8,
+	CONST16,
+	CONST32,
+	CONST64,
+	REG,
+	END,
+	DUP,
+	POP,
+	ZERO_EXT,
+	SWAP,
+	GETV,
+	PICK = 0x32,
+	ROT,
+	PRINTF,
+	FLOAT = 0x01,
+	TRACE = 0x0c,
+	REF_FLOAT = 0x1b,
+};
+
+static agent_inproc_entry_fn entry;
+static struct agent_inproc_frame frame;
+static uint8_t mem[256];
+
+/* --- utraced's side: the same frame and memory behind a struct agent_env. */
+
+static int host_read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	(void)ctx;
+	memcpy(buf, (const void *)(uintptr_t)addr, len);
+	return 0;
+}
+
+static int host_read_reg(void *ctx, int regnum, uint64_t *val)
+{
+	const struct agent_inproc_prog *prog = ctx;
+
+	if (regnum == AGENT_INPROC_RSP_SLOT)
+		*val = (uint64_t)(uintptr_t)(&frame + 1) + AGENT_INPROC_RED_ZONE;
+	else if (regnum >= 0 && regnum < 16)
+		*val = frame.gpr[regnum];
+	else if (regnum == 16)
+		*val = prog->pc;
+	else if (regnum == 17)
+		*val = (uint32_t)frame.eflags;
+	else
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/* --- building programs */
+
+struct code {
+	uint8_t b[512];
+	size_t n;
+};
+
+static void emit(struct code *c, int op)
+{
+	if (c->n < sizeof(c->b))
+		c->b[c->n++] = (uint8_t)op;
+}
+
+static void emit_be(struct code *c, uint64_t v, int bytes)
+{
+	while (bytes--)
+		emit(c, (int)(v >> (8 * bytes) & 0xff));
+}
+
+static void push64(struct code *c, uint64_t v)
+{
+	emit(c, CONST64);
+	emit_be(c, v, 8);
+}
+
+/* A prog holding the conditions conds[0..n), in the blob's format. */
+static struct agent_inproc_prog *prog_build(const struct code *conds, size_t n, uint64_t pc)
+{
+	static _Alignas(8) uint8_t buf[8192];
+	struct agent_inproc_prog *prog = (void *)buf;
+	size_t off = sizeof(*prog);
+
+	memset(buf, 0, sizeof(buf));
+	prog->pc = pc;
+	prog->nconds = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t len = (uint32_t)conds[i].n;
+
+		memcpy(buf + off, &len, 4);
+		memcpy(buf + off + 4, conds[i].b, len);
+		off += 4 + ((len + 3) & ~3u);
+	}
+	prog->size = (uint32_t)off;
+	return prog;
+}
+
+/* P with its final `end` made "P != v; end". */
+static struct code not_equal(const struct code *p, uint64_t v)
+{
+	struct code c = *p;
+
+	c.n--; /* its `end`: a jump to it now lands on the comparison */
+	push64(&c, v);
+	emit(&c, EQUAL);
+	emit(&c, LOG_NOT);
+	emit(&c, END);
+	return c;
+}
+
+/* Check P in the blob against agent_eval() here; false on a mismatch. */
+static bool same(const struct code *p, const char *what)
+{
+	struct agent_inproc_prog *prog = prog_build(NULL, 0, 0x401136);
+	struct agent_env env = {.ctx = prog, .read_mem = host_read_mem, .read_reg = host_read_reg};
+	struct code c;
+	int64_t v;
+	int rc = agent_eval(p->b, p->n, &env, &v);
+
+	if (rc < 0) {
+		prog = prog_build(p, 1, 0x401136);
+		if (entry(&frame, prog) == AGENT_INPROC_TRAP)
+			return true;
+		diag("%s: fails here (%d), goes on in the blob", what, rc);
+		return false;
+	}
+	c = not_equal(p, (uint64_t)v);
+	prog = prog_build(&c, 1, 0x401136);
+	if (entry(&frame, prog) != AGENT_INPROC_GO) {
+		diag("%s: %lld here, not in the blob", what, (long long)v);
+		return false;
+	}
+	c = not_equal(p, (uint64_t)v + 1);
+	prog = prog_build(&c, 1, 0x401136);
+	if (entry(&frame, prog) != AGENT_INPROC_TRAP) {
+		diag("%s: %lld here, also %lld in the blob", what, (long long)v, (long long)v + 1);
+		return false;
+	}
+	return true;
+}
+
+static void load_blob(void)
+{
+	void *m = mmap(NULL, agent_inproc_blob_len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		abort();
+	memcpy(m, agent_inproc_blob, agent_inproc_blob_len);
+	if (mprotect(m, agent_inproc_blob_len, PROT_READ | PROT_EXEC) < 0)
+		abort();
+	entry = (agent_inproc_entry_fn)m;
+}
+
+/* --- every opcode the blob runs, and those it refuses */
+
+static void binary_case(int op, uint64_t a, uint64_t b, const char *name)
+{
+	struct code c = {0};
+
+	push64(&c, a);
+	push64(&c, b);
+	emit(&c, op);
+	emit(&c, END);
+	ok(same(&c, name), "%s %#llx %#llx", name, (unsigned long long)a, (unsigned long long)b);
+}
+
+static void test_binary(void)
+{
+	static const struct {
+		int op;
+		const char *name;
+	} ops[] = {
+		{ADD, "add"},
+		{SUB, "sub"},
+		{MUL, "mul"},
+		{DIV_S, "div_signed"},
+		{DIV_U, "div_unsigned"},
+		{REM_S, "rem_signed"},
+		{REM_U, "rem_unsigned"},
+		{LSH, "lsh"},
+		{RSH_S, "rsh_signed"},
+		{RSH_U, "rsh_unsigned"},
+		{BIT_AND, "bit_and"},
+		{BIT_OR, "bit_or"},
+		{BIT_XOR, "bit_xor"},
+		{EQUAL, "equal"},
+		{LESS_S, "less_signed"},
+		{LESS_U, "less_unsigned"},
+	};
+	static const uint64_t vals[][2] = {
+		{7, 3}, {(uint64_t)-7, 3}, {0x8000000000000000ull, (uint64_t)-1}, {5, 0}, {1, 70},
+	};
+
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		for (size_t j = 0; j < sizeof(vals) / sizeof(vals[0]); j++)
+			binary_case(ops[i].op, vals[j][0], vals[j][1], ops[i].name);
+}
+
+static void test_memory_and_registers(void)
+{
+	static const int refs[] = {REF8, REF16, REF32, REF64};
+	struct code c;
+
+	for (size_t i = 0; i < 4; i++) {
+		c = (struct code){0};
+		push64(&c, (uint64_t)(uintptr_t)&mem[13]); /* unaligned */
+		emit(&c, refs[i]);
+		emit(&c, END);
+		ok(same(&c, "ref"), "ref%d at an unaligned address", 8 << i);
+	}
+	for (int r = 0; r < 18; r++) {
+		c = (struct code){0};
+		emit(&c, REG);
+		emit_be(&c, (uint64_t)r, 2);
+		emit(&c, END);
+		ok(same(&c, "reg"), "reg %d", r);
+	}
+	c = (struct code){0};
+	emit(&c, REG);
+	emit_be(&c, 40, 2); /* a vector register: utraced's job */
+	emit(&c, END);
+	ok(same(&c, "reg 40"), "reg 40 (xmm): traps");
+	/* a local as gdb reads one: rbp - 20, 32 bits, sign-extended, == -1 */
+	c = (struct code){0};
+	emit(&c, REG);
+	emit_be(&c, 6, 2);
+	emit(&c, CONST8);
+	emit(&c, 20);
+	emit(&c, SUB);
+	emit(&c, REF32);
+	emit(&c, EXT);
+	emit(&c, 32);
+	emit(&c, END);
+	ok(same(&c, "local"), "reg rbp, const8, sub, ref32, ext 32: a local");
+}
+
+static void test_stack_and_jumps(void)
+{
+	struct code c = {0};
+
+	push64(&c, 0x1122334455667788ull);
+	emit(&c, CONST16);
+	emit_be(&c, 0xbeef, 2);
+	emit(&c, CONST32);
+	emit_be(&c, 0xdeadbeef, 4);
+	emit(&c, ROT);
+	emit(&c, SWAP);
+	emit(&c, PICK);
+	emit(&c, 1);
+	emit(&c, DUP);
+	emit(&c, POP);
+	emit(&c, BIT_XOR);
+	emit(&c, ZERO_EXT);
+	emit(&c, 16);
+	emit(&c, BIT_NOT);
+	emit(&c, EXT);
+	emit(&c, 8);
+	emit(&c, ADD);
+	emit(&c, END);
+	ok(same(&c, "stack"),
+	   "const16, const32, rot, swap, pick, dup, pop, zero_ext, bit_not, ext");
+
+	/* (x ? 7 : 9) with x = mem[0] */
+	for (int x = 0; x < 2; x++) {
+		mem[0] = (uint8_t)x;
+		c = (struct code){0};
+		push64(&c, (uint64_t)(uintptr_t)mem);
+		emit(&c, REF8);
+		emit(&c, IF_GOTO);
+		emit_be(&c, 18, 2);
+		emit(&c, CONST8);
+		emit(&c, 9);
+		emit(&c, GOTO);
+		emit_be(&c, 20, 2);
+		emit(&c, CONST8); /* offset 18 */
+		emit(&c, 7);
+		emit(&c, LOG_NOT); /* offset 20 */
+		emit(&c, LOG_NOT);
+		emit(&c, END);
+		ok(same(&c, "if_goto"), "if_goto and goto, taken %d", x);
+	}
+}
+
+static void test_refused(void)
+{
+	static const int refused[] = {FLOAT, TRACE, REF_FLOAT, GETV, PRINTF};
+	struct code c;
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		c = (struct code){0};
+		push64(&c, (uint64_t)(uintptr_t)mem);
+		emit(&c, refused[i]);
+		emit_be(&c, 0, 3);
+		emit(&c, END);
+		ok(same(&c, "refused") && entry(&frame, prog_build(&c, 1, 0)) == AGENT_INPROC_TRAP,
+		   "opcode %#x: traps", refused[i]);
+	}
+	c = (struct code){0};
+	emit(&c, ADD); /* underflow */
+	emit(&c, END);
+	ok(entry(&frame, prog_build(&c, 1, 0)) == AGENT_INPROC_TRAP, "stack underflow: traps");
+	ok(entry(&frame, prog_build(NULL, 0, 0)) == AGENT_INPROC_TRAP, "no condition: traps");
+}
+
+/* Several conditions: go on only when every one is false. */
+static void test_conditions(void)
+{
+	struct code f = {0}, t = {0}, both[3];
+
+	emit(&f, CONST8);
+	emit(&f, 0);
+	emit(&f, END);
+	emit(&t, CONST8);
+	emit(&t, 1);
+	emit(&t, END);
+	both[0] = f;
+	both[1] = f;
+	ok(entry(&frame, prog_build(both, 2, 0)) == AGENT_INPROC_GO, "two false: goes on");
+	both[2] = t;
+	ok(entry(&frame, prog_build(both, 3, 0)) == AGENT_INPROC_TRAP, "false, false, true: traps");
+}
+
+/*
+ * Random programs: any opcode the blob runs, operands random; a ref only
+ * right after the push of an address inside mem, so that nothing faults
+ * here. Stack errors and division by zero come up often: both must trap.
+ */
+static void random_program(struct code *c)
+{
+	static const int plain[] = {ADD,    SUB,     MUL,     DIV_S, DIV_U,   REM_S,
+				    REM_U,  LSH,     RSH_S,   RSH_U, LOG_NOT, BIT_AND,
+				    BIT_OR, BIT_XOR, BIT_NOT, EQUAL, LESS_S,  LESS_U,
+				    DUP,    POP,     SWAP,    ROT};
+	int n = 1 + rand() % 24;
+
+	*c = (struct code){0};
+	for (int i = 0; i < n; i++) {
+		switch (rand() % 6) {
+		case 0:
+			push64(c,
+			       (uint64_t)rand() << 33 ^ (uint64_t)rand() << 7 ^ (uint64_t)rand());
+			break;
+		case 1:
+			emit(c, CONST8 + rand() % 3);
+			emit_be(c, (uint64_t)rand(), 1 << (c->b[c->n - 1] - CONST8));
+			break;
+		case 2:
+			push64(c, (uint64_t)(uintptr_t)&mem[rand() % (sizeof(mem) - 8)]);
+			emit(c, REF8 + rand() % 4);
+			break;
+		case 3:
+			emit(c, REG);
+			emit_be(c, (uint64_t)(rand() % 18), 2);
+			break;
+		case 4:
+			emit(c, rand() % 2 ? EXT : ZERO_EXT);
+			emit(c, 1 + rand() % 64);
+			break;
+		default:
+			emit(c, plain[rand() % (sizeof(plain) / sizeof(plain[0]))]);
+			break;
+		}
+	}
+	if (rand() % 4 == 0) {
+		emit(c, PICK);
+		emit(c, rand() % 4);
+	}
+	emit(c, END);
+}
+
+static void test_random(void)
+{
+	int bad = 0, n = 20000;
+	struct code c;
+	char what[32];
+
+	srand(12345);
+	for (int i = 0; i < n && bad < 5; i++) {
+		random_program(&c);
+		snprintf(what, sizeof(what), "random program %d", i);
+		if (!same(&c, what))
+			bad++;
+	}
+	ok(bad == 0, "%d random programs: the same value in the blob and here", n);
+}
+
+int main(void)
+{
+	load_blob();
+	for (int i = 0; i < 16; i++)
+		frame.gpr[i] = 0x0101010101010101ull * (uint64_t)(i + 1) ^ (uint64_t)i << 60;
+	frame.gpr[6] = (uint64_t)(uintptr_t)&mem[64]; /* rbp: locals below it */
+	frame.eflags = 0x246;
+	for (size_t i = 0; i < sizeof(mem); i++)
+		mem[i] = (uint8_t)(i * 37 + 11);
+	mem[44] = mem[45] = mem[46] = mem[47] = 0xff; /* rbp - 20: the local is -1 */
+	ok(agent_inproc_blob_len > 0 && agent_inproc_blob_len < 16384, "the blob: %lu bytes",
+	   agent_inproc_blob_len);
+	test_binary();
+	test_memory_and_registers();
+	test_stack_and_jumps();
+	test_refused();
+	test_conditions();
+	test_random();
+	return done_testing();
+}
