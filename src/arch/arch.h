@@ -169,4 +169,71 @@ int arch_xol_prepare(const struct arch_desc *d, const uint8_t *insn, size_t avai
 bool arch_xol_fixup(const struct arch_xol *x, uint64_t slot, const struct arch_desc *d,
 		    struct arch_regs *r);
 
+/*
+ * A breakpoint patched into the code (x86_patch.c): a jmp at addr to a
+ * trampoline that has the in-process agent (src/agent/agent_inproc.h)
+ * evaluate its conditions, then either runs the relocated instruction and
+ * jumps back (false) or traps with every register as at addr (true).
+ * Pure, like the out-of-line step: the engine writes code[] at tramp and
+ * jump[] at addr.
+ */
+#define ARCH_PATCH_TRAMP  256 /* bytes of one trampoline; code[] never needs more */
+#define ARCH_PATCH_POINTS 80
+
+/* How the registers the program had at addr are found at a trampoline boundary. */
+enum arch_patch_how {
+	ARCH_PATCH_RSP_UP,	    /* all as they were, but rsp is n bytes lower */
+	ARCH_PATCH_FRAME_BELOW_RSP, /* in the frame at rsp - n */
+	ARCH_PATCH_FRAME_IN_R15,    /* in the frame r15 points to */
+	ARCH_PATCH_AT_A,	    /* all as they were */
+};
+
+struct arch_patch_point {
+	uint16_t off;
+	uint8_t how; /* enum arch_patch_how */
+	uint16_t n;
+};
+
+struct arch_patch {
+	const char *why; /* NULL: patchable; else why not ("short instruction", ...) */
+	uint64_t addr;
+	uint8_t jump[8]; /* written at addr: the bytes replaced */
+	size_t jump_len;
+	uint8_t code[ARCH_PATCH_TRAMP];
+	size_t code_len;
+	size_t go_off;	       /* the relocated instruction: a thread at addr goes on from here */
+	size_t hit_off;	       /* just past the int3: a SIGTRAP here is a true hit */
+	struct arch_xol reloc; /* the relocated instruction, at go_off */
+	unsigned npoints;
+	struct arch_patch_point points[ARCH_PATCH_POINTS];
+};
+
+/*
+ * The trampoline at tramp for the instruction at addr (insn: its original
+ * bytes, avail of them), calling the agent's entry with prog. Returns 0
+ * with *out filled, why NULL if it can be patched; -EINVAL for a bad
+ * argument.
+ */
+int arch_patch_prepare(const struct arch_desc *d, const uint8_t *insn, size_t avail, uint64_t addr,
+		       uint64_t tramp, uint64_t entry, uint64_t prog, struct arch_patch *out);
+
+/* Reads the thread's memory (a frame on its stack): 0, or a negative errno. */
+typedef int (*arch_read_fn)(void *ctx, uint64_t addr, void *buf, size_t len);
+
+enum arch_patch_where {
+	ARCH_PATCH_OUT,	  /* not in this trampoline: r untouched */
+	ARCH_PATCH_BACK,  /* put back at addr, as before it arrived: it evaluates again */
+	ARCH_PATCH_HIT,	  /* after the trap: a true hit, r as at addr, pc addr */
+	ARCH_PATCH_RELOC, /* in the relocated instruction: where the program is (xol fixup) */
+	ARCH_PATCH_LOST,  /* not a boundary, or its frame unreadable: r untouched */
+};
+
+/*
+ * A thread stopped with its pc in the trampoline at tramp, or (in_agent)
+ * in the agent called from it: r made what the program would have.
+ */
+enum arch_patch_where arch_patch_rollback(const struct arch_patch *pt, uint64_t tramp,
+					  bool in_agent, const struct arch_desc *d,
+					  struct arch_regs *r, arch_read_fn read, void *ctx);
+
 #endif

@@ -1,0 +1,279 @@
+/*
+ * x86_patch.c: a breakpoint whose condition the in-process agent
+ * evaluates, as code: a 5-byte jmp at the breakpoint address A to a
+ * trampoline of its own, which
+ *
+ *     lea -128(%rsp),%rsp          the red zone stays untouched
+ *     pushfq; push r15..r8, rsp, rbp, rdi, rsi, rdx, rcx, rbx, rax
+ *     mov %rsp,%r15                the frame (struct agent_inproc_frame)
+ *     cld; and $-16,%rsp           what the SysV ABI wants at a call
+ *     call agent(frame, prog)      src/agent/inproc: never touches r15
+ *     mov %r15,%rsp; test %eax,%eax; jnz trap
+ *     pop ...; popfq; lea 128(%rsp),%rsp
+ *     <the instruction from A, relocated as x86_xol.c does; jmp A+len>
+ *   trap:
+ *     pop ...; popfq; lea 128(%rsp),%rsp
+ *     int3                         a true hit: every register as at A
+ *
+ * Every instruction boundary is recorded with how the registers the
+ * program had at A are found there (only rsp moved; in the frame below
+ * rsp; in the frame r15 points to), so that a thread stopped anywhere in
+ * the trampoline or the agent (a signal, ^C, a fault of a condition's
+ * read) is put back at A as if it had not arrived yet: the evaluation has
+ * no side effects, so it can be run again.
+ *
+ * Only an instruction of 5 bytes or more is replaced (as gdbserver's fast
+ * tracepoints do): no other instruction starts inside the jmp, so no
+ * branch can land in its middle, and no thread can be stopped inside it.
+ */
+#include "../arch.h"
+#include "../../agent/agent_inproc.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define JMP_LEN	   5
+#define FRAME_SIZE sizeof(struct agent_inproc_frame)
+#define REL32_MAX  0x7fffffffLL
+
+/* One trampoline being written. */
+struct tramp {
+	struct arch_patch *pt;
+	bool full;
+};
+
+static void emit(struct tramp *t, const void *b, size_t n)
+{
+	struct arch_patch *pt = t->pt;
+
+	if (pt->code_len + n > sizeof(pt->code)) {
+		t->full = true;
+		return;
+	}
+	memcpy(pt->code + pt->code_len, b, n);
+	pt->code_len += n;
+}
+
+/* The instruction starting here, and how A's registers are found at it. */
+static void point(struct tramp *t, enum arch_patch_how how, uint16_t n)
+{
+	struct arch_patch *pt = t->pt;
+
+	if (pt->npoints >= ARCH_PATCH_POINTS) {
+		t->full = true;
+		return;
+	}
+	pt->points[pt->npoints++] = (struct arch_patch_point){(uint16_t)pt->code_len, how, n};
+}
+
+static void insn(struct tramp *t, enum arch_patch_how how, uint16_t n, const void *b, size_t len)
+{
+	point(t, how, n);
+	emit(t, b, len);
+}
+
+static void emit_u32(struct tramp *t, uint32_t v)
+{
+	uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+
+	emit(t, b, 4);
+}
+
+static void emit_u64(struct tramp *t, uint64_t v)
+{
+	emit_u32(t, (uint32_t)v);
+	emit_u32(t, (uint32_t)(v >> 32));
+}
+
+/* push r15..r8 (REX.B), then rsp, rbp, rdi, rsi, rdx, rcx, rbx, rax */
+static const uint8_t push_order[16] = {15, 14, 13, 12, 11, 10, 9, 8, 4, 5, 7, 6, 2, 1, 3, 0};
+
+/* Down to a complete frame: A's registers are all as they were, rsp aside. */
+static void prologue(struct tramp *t)
+{
+	static const uint8_t lea_down[] = {0x48, 0x8d, 0x64, 0x24, 0x80};
+	uint16_t down = AGENT_INPROC_RED_ZONE;
+
+	insn(t, ARCH_PATCH_RSP_UP, 0, lea_down, sizeof(lea_down));
+	insn(t, ARCH_PATCH_RSP_UP, down, "\x9c", 1); /* pushfq */
+	down += 8;
+	for (int i = 0; i < 16; i++) {
+		uint8_t r = push_order[i], b[2] = {0x41, (uint8_t)(0x50 + (r & 7))};
+
+		if (r >= 8)
+			insn(t, ARCH_PATCH_RSP_UP, down, b, 2);
+		else
+			insn(t, ARCH_PATCH_RSP_UP, down, b + 1, 1);
+		down += 8;
+	}
+}
+
+/* The call; *jnz_rel: where the jnz's rel32 goes, patched once trap is known. */
+static void call_agent(struct tramp *t, uint64_t entry, uint64_t prog, size_t *jnz_rel)
+{
+	static const uint8_t mov_r15[] = {0x49, 0x89, 0xe7}, cld = 0xfc,
+			     and_rsp[] = {0x48, 0x83, 0xe4, 0xf0}, mov_rdi[] = {0x4c, 0x89, 0xff},
+			     call_rax[] = {0xff, 0xd0}, back_rsp[] = {0x4c, 0x89, 0xfc},
+			     test_eax[] = {0x85, 0xc0}, jnz[] = {0x0f, 0x85};
+
+	insn(t, ARCH_PATCH_FRAME_BELOW_RSP, 0, mov_r15, sizeof(mov_r15));
+	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, &cld, 1);
+	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, and_rsp, sizeof(and_rsp));
+	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, mov_rdi, sizeof(mov_rdi));
+	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, "\x48\xbe", 2); /* movabs $prog,%rsi */
+	emit_u64(t, prog);
+	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, "\x48\xb8", 2); /* movabs $entry,%rax */
+	emit_u64(t, entry);
+	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, call_rax, sizeof(call_rax));
+	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, back_rsp, sizeof(back_rsp));
+	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, test_eax, sizeof(test_eax));
+	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, jnz, sizeof(jnz));
+	*jnz_rel = t->pt->code_len;
+	emit_u32(t, 0);
+}
+
+/* Back up to A's registers: the frame stays in memory below rsp meanwhile. */
+static void epilogue(struct tramp *t)
+{
+	static const uint8_t skip_rsp[] = {0x48, 0x8d, 0x64, 0x24, 0x08},
+			     lea_up[] = {0x48, 0x8d, 0xa4, 0x24, 0x80, 0x00, 0x00, 0x00};
+	uint16_t up = 0;
+
+	for (int i = 15; i >= 0; i--) {
+		uint8_t r = push_order[i], b[2] = {0x41, (uint8_t)(0x58 + (r & 7))};
+
+		if (r == 4)
+			insn(t, ARCH_PATCH_FRAME_BELOW_RSP, up, skip_rsp, sizeof(skip_rsp));
+		else if (r >= 8)
+			insn(t, ARCH_PATCH_FRAME_BELOW_RSP, up, b, 2);
+		else
+			insn(t, ARCH_PATCH_FRAME_BELOW_RSP, up, b + 1, 1);
+		up += 8;
+	}
+	insn(t, ARCH_PATCH_FRAME_BELOW_RSP, up, "\x9d", 1); /* popfq */
+	up += 8;
+	insn(t, ARCH_PATCH_FRAME_BELOW_RSP, up, lea_up, sizeof(lea_up));
+}
+
+static const char *unpatchable(const struct arch_desc *d, uint64_t addr, uint64_t tramp,
+			       const struct arch_xol *x)
+{
+	long long rel = (long long)(tramp - (addr + JMP_LEN));
+
+	if (d->kind != ARCH_AMD64)
+		return "32-bit";
+	if (rel > REL32_MAX || rel < -REL32_MAX)
+		return "trampoline out of range";
+	if (x->kind != ARCH_XOL_RUN)
+		return x->why;
+	if (x->insn_len < JMP_LEN)
+		return "short instruction";
+	return NULL;
+}
+
+int arch_patch_prepare(const struct arch_desc *d, const uint8_t *insn_bytes, size_t avail,
+		       uint64_t addr, uint64_t tramp, uint64_t entry, uint64_t prog,
+		       struct arch_patch *out)
+{
+	struct tramp t = {.pt = out};
+	size_t jnz;
+	uint32_t rel;
+
+	if (!d || !insn_bytes || !out)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->addr = addr;
+	prologue(&t);
+	call_agent(&t, entry, prog, &jnz);
+	epilogue(&t);
+	out->go_off = out->code_len;
+	if (arch_xol_prepare(d, insn_bytes, avail, addr, tramp + out->go_off, &out->reloc) < 0)
+		return -EINVAL;
+	out->why = unpatchable(d, addr, tramp, &out->reloc);
+	if (out->why)
+		return 0;
+	emit(&t, out->reloc.code, out->reloc.code_len);
+	rel = (uint32_t)(out->code_len - (jnz + 4));
+	memcpy(out->code + jnz, &rel, 4);
+	epilogue(&t);
+	insn(&t, ARCH_PATCH_AT_A, 0, "\xcc", 1);
+	out->hit_off = out->code_len;
+	if (t.full) {
+		out->why = "trampoline too long"; /* cannot be: ARCH_PATCH_TRAMP has room */
+		return 0;
+	}
+	rel = (uint32_t)(tramp - (addr + JMP_LEN));
+	out->jump[0] = 0xe9;
+	memcpy(out->jump + 1, &rel, 4);
+	out->jump_len = JMP_LEN;
+	return 0;
+}
+
+/* A's registers from the frame at fa; false if it cannot be read. */
+static bool from_frame(const struct arch_desc *d, struct arch_regs *r, uint64_t fa,
+		       arch_read_fn read, void *ctx)
+{
+	struct agent_inproc_frame f;
+	struct user_regs_struct *g = &r->gp;
+
+	if (read(ctx, fa, &f, sizeof(f)) < 0)
+		return false;
+	g->rax = f.gpr[0];
+	g->rbx = f.gpr[1];
+	g->rcx = f.gpr[2];
+	g->rdx = f.gpr[3];
+	g->rsi = f.gpr[4];
+	g->rdi = f.gpr[5];
+	g->rbp = f.gpr[6];
+	g->rsp = fa + FRAME_SIZE + AGENT_INPROC_RED_ZONE;
+	g->r8 = f.gpr[8];
+	g->r9 = f.gpr[9];
+	g->r10 = f.gpr[10];
+	g->r11 = f.gpr[11];
+	g->r12 = f.gpr[12];
+	g->r13 = f.gpr[13];
+	g->r14 = f.gpr[14];
+	g->r15 = f.gpr[15];
+	g->eflags = f.eflags;
+	(void)d;
+	return true;
+}
+
+static const struct arch_patch_point *point_at(const struct arch_patch *pt, size_t off)
+{
+	for (unsigned i = 0; i < pt->npoints; i++)
+		if (pt->points[i].off == off)
+			return &pt->points[i];
+	return NULL;
+}
+
+enum arch_patch_where arch_patch_rollback(const struct arch_patch *pt, uint64_t tramp,
+					  bool in_agent, const struct arch_desc *d,
+					  struct arch_regs *r, arch_read_fn read, void *ctx)
+{
+	uint64_t pc = arch_pc(d, r), off = pc - tramp;
+	const struct arch_patch_point *p;
+	bool ok = true;
+
+	if (in_agent)
+		ok = from_frame(d, r, r->gp.r15, read, ctx);
+	else if (pc >= tramp && off == pt->hit_off)
+		ok = true; /* after the int3: A's registers already */
+	else if (pc < tramp || off >= pt->code_len)
+		return ARCH_PATCH_OUT;
+	else if (off >= pt->go_off && off < pt->go_off + pt->reloc.code_len)
+		return arch_xol_fixup(&pt->reloc, tramp + pt->go_off, d, r) ? ARCH_PATCH_RELOC
+									    : ARCH_PATCH_LOST;
+	else if (!(p = point_at(pt, off)))
+		return ARCH_PATCH_LOST; /* not a boundary: cannot be */
+	else if (p->how == ARCH_PATCH_RSP_UP)
+		r->gp.rsp += p->n;
+	else if (p->how == ARCH_PATCH_FRAME_BELOW_RSP)
+		ok = from_frame(d, r, r->gp.rsp - p->n, read, ctx);
+	else if (p->how == ARCH_PATCH_FRAME_IN_R15)
+		ok = from_frame(d, r, r->gp.r15, read, ctx);
+	if (!ok)
+		return ARCH_PATCH_LOST;
+	arch_set_pc(d, r, pt->addr);
+	return off == pt->hit_off && !in_agent ? ARCH_PATCH_HIT : ARCH_PATCH_BACK;
+}

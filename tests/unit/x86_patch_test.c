@@ -1,0 +1,240 @@
+/*
+ * Patched breakpoints (src/arch/x86/x86_patch.c), run for real in a
+ * traced child (x86_child.h) with the real in-process agent: every 64-bit
+ * form of x86_xol_forms.h of 5 bytes or more is patched with a jmp to its
+ * trampoline, whose condition reads a register and memory.
+ *  - False: the run ends exactly as the instruction run in place ends:
+ *    registers, flags, vectors, data, and the stack from the red zone up.
+ *  - True: the child traps at the trampoline's int3 with every register
+ *    as at A; resumed at the relocated instruction, it ends as in place.
+ *  - Both single-stepped: at every stop in the trampoline or the agent,
+ *    arch_patch_rollback gives the registers of A (or, in the relocated
+ *    instruction, of after it), and the vector state is untouched.
+ */
+#include "agent/agent_inproc.h"
+#include "x86_child.h"
+
+#define TRAMP	(SLOTPG + 0x200)
+#define AGENT	(SLOTPG + PAGE)
+#define PROG	(SLOTPG + 3 * PAGE)
+#define RED_OFF (SP0 - AGENT_INPROC_RED_ZONE - STACK) /* stack bytes compared: from here */
+
+static struct snap in_place, patched;
+static struct user_regs_struct before;
+
+/* The condition: *(u64 *)rbx ^ rdi == want. */
+static void write_prog(uint64_t want)
+{
+	static const uint8_t head[] = {0x26, 0, 1, 0x1a, 0x26, 0, 5, 0x11, 0x25};
+	struct agent_inproc_prog *prog = (void *)mem(PROG);
+	uint8_t *code = mem(PROG) + sizeof(*prog) + 4;
+	uint32_t len = sizeof(head) + 8 + 2;
+
+	prog->pc = A;
+	prog->nconds = 1;
+	prog->size = sizeof(*prog) + 4 + ((len + 3) & ~3u);
+	memcpy(code - 4, &len, 4);
+	memcpy(code, head, sizeof(head));
+	for (int i = 0; i < 8; i++)
+		code[sizeof(head) + i] = (uint8_t)(want >> (56 - 8 * i));
+	code[sizeof(head) + 8] = 0x13; /* equal */
+	code[sizeof(head) + 9] = 0x27; /* end */
+}
+
+static void load(const struct form *f, const struct arch_patch *pt)
+{
+	memset(mem(CODE), 0xcc, PAGE);
+	memcpy(mem(A), f->bytes, f->len);
+	memset(mem(SLOTPG), 0xcc, PAGE);
+	if (!pt)
+		return;
+	memcpy(mem(A), pt->jump, pt->jump_len);
+	memcpy(mem(TRAMP), pt->code, pt->code_len);
+}
+
+static int read_shared(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	(void)ctx;
+	if (addr < STACK || addr + len > STACK + 2 * PAGE)
+		return -EFAULT;
+	memcpy(buf, mem(addr), len);
+	return 0;
+}
+
+static bool in_agent(uint64_t pc)
+{
+	return pc >= AGENT && pc < AGENT + agent_inproc_blob_len;
+}
+
+/* r as the user sees it: rolled back when in the trampoline or the agent. */
+static enum arch_patch_where user_view(const struct arch_patch *pt, struct user_regs_struct *r)
+{
+	static struct arch_regs ar;
+	enum arch_patch_where w;
+
+	ar.gp = *r;
+	w = arch_patch_rollback(pt, TRAMP, in_agent(r->rip), amd64, &ar, read_shared, NULL);
+	*r = ar.gp;
+	return w;
+}
+
+static bool same_end(const struct snap *a, const struct snap *b)
+{
+	bool same = a->sig == b->sig;
+
+	if (!same)
+		diag("    signal %d vs %d", a->sig, b->sig);
+	same = same_regs(&a->r, &b->r, false) && same;
+	same = same_xs(a->xs, b->xs) && same;
+	same = same_mem(a, b, RED_OFF) && same;
+	return same;
+}
+
+/* Run f patched with the condition true or false, to its end. */
+static bool run(const struct form *f, const struct arch_patch *pt, bool cond)
+{
+	load(f, pt);
+	if (!set_up(f, A))
+		return false;
+	write_prog(*(uint64_t *)mem(before.rbx) ^ before.rdi ^ !cond);
+	if (!go(false, &patched))
+		return false;
+	if (cond) {
+		if (patched.sig != SIGTRAP || user_view(pt, &patched.r) != ARCH_PATCH_HIT ||
+		    !same_regs(&patched.r, &before, false)) {
+			diag("    no true hit (signal %d, pc %#llx)", patched.sig, patched.r.rip);
+			return false;
+		}
+		patched.r.rip = TRAMP + pt->go_off;
+		if (ptrace(PTRACE_SETREGS, child, 0, &patched.r) < 0 || !go(false, &patched))
+			return false;
+	}
+	if (user_view(pt, &patched.r) == ARCH_PATCH_LOST)
+		return false;
+	return same_end(&in_place, &patched);
+}
+
+/* One in-place single step of f: the state after the instruction. */
+static bool step_in_place(const struct form *f, struct user_regs_struct *after)
+{
+	struct snap s;
+
+	load(f, NULL);
+	if (!set_up(f, A) || !go(true, &s))
+		return false;
+	*after = s.r;
+	return true;
+}
+
+/*
+ * Single-step the patched run: every stop inside is A's registers when
+ * rolled back, or the state after the instruction (in its relocated copy).
+ */
+static bool steps(const struct form *f, const struct arch_patch *pt, bool cond, int *n)
+{
+	struct user_regs_struct after, r;
+	enum arch_patch_where w;
+
+	if (!step_in_place(f, &after))
+		return false;
+	load(f, pt);
+	if (!set_up(f, A))
+		return false;
+	write_prog(*(uint64_t *)mem(before.rbx) ^ before.rdi ^ !cond);
+	for (*n = 0; *n < 20000; ++*n) {
+		if (!go(true, &patched) || patched.sig != SIGTRAP)
+			return patched.sig > 0; /* a fault of the form itself: checked by run() */
+		r = patched.r;
+		w = user_view(pt, &r);
+		if (w == ARCH_PATCH_OUT && r.rip != TRAMP && r.rip != A)
+			return true; /* out: run() compared the end */
+		if (w == ARCH_PATCH_LOST ||
+		    (w != ARCH_PATCH_RELOC && !same_xs(patched.xs, base_xs))) {
+			diag("    step %d: pc %#llx lost", *n, patched.r.rip);
+			return false;
+		}
+		if (w == ARCH_PATCH_HIT && same_regs(&r, &before, true)) {
+			r.rip = TRAMP + pt->go_off; /* as the engine resumes a reported hit */
+			if (ptrace(PTRACE_SETREGS, child, 0, &r) < 0)
+				return false;
+			continue;
+		}
+		if (w == ARCH_PATCH_OUT || same_regs(&r, &before, true) ||
+		    (w == ARCH_PATCH_RELOC && same_regs(&r, &after, true)))
+			continue;
+		diag("    step %d: pc %#llx (%d) rolled back to something else", *n, patched.r.rip,
+		     w);
+		same_regs(&r, &before, false);
+		return false;
+	}
+	return false;
+}
+
+static int patchable;
+
+static void test_form(const struct form *f)
+{
+	struct arch_patch pt;
+	bool good;
+	int n = 0;
+
+	if (f->inplace || f->len < 5 || f->partial)
+		return;
+	if (arch_patch_prepare(amd64, f->bytes, f->len, A, TRAMP, AGENT, PROG, &pt) < 0 ||
+	    !ok(!pt.why, "%s: patchable (%s)", f->name, pt.why ? pt.why : "yes"))
+		return;
+	patchable++;
+	initial_regs(f, A, &before);
+	load(f, NULL);
+	if (!set_up(f, A) || !go(false, &in_place)) {
+		ok(0, "%s: runs in place", f->name);
+		return;
+	}
+	ok(run(f, &pt, false), "%s: condition false: ends as in place", f->name);
+	ok(run(f, &pt, true), "%s: condition true: a hit at A, then ends as in place", f->name);
+	good = steps(f, &pt, false, &n);
+	ok(good, "%s: false, %d steps: each rolled back to A", f->name, n);
+	good = steps(f, &pt, true, &n);
+	ok(good, "%s: true, %d steps: each rolled back to A, or after", f->name, n);
+}
+
+static void test_unpatchable(void)
+{
+	static const uint8_t nop3[] = {0x0f, 0x1f, 0x00},
+			     syscall5[] = {0x0f, 0x05, 0x90, 0x90, 0x90};
+	const struct arch_desc *i386 = arch_get(ARCH_I386);
+	struct arch_patch pt;
+
+	arch_patch_prepare(amd64, nop3, sizeof(nop3), A, TRAMP, AGENT, PROG, &pt);
+	ok(pt.why && !strcmp(pt.why, "short instruction"), "a 3-byte instruction: not patched (%s)",
+	   pt.why);
+	arch_patch_prepare(amd64, syscall5, sizeof(syscall5), A, TRAMP, AGENT, PROG, &pt);
+	ok(pt.why && !strcmp(pt.why, "syscall"), "syscall: not patched (%s)", pt.why);
+	arch_patch_prepare(amd64, (const uint8_t *)"\xb8\1\2\3\4", 5, A, A + (3ull << 30), AGENT,
+			   PROG, &pt);
+	ok(pt.why && !strcmp(pt.why, "trampoline out of range"), "3 GiB away: not patched (%s)",
+	   pt.why);
+	arch_patch_prepare(i386, (const uint8_t *)"\xb8\1\2\3\4", 5, A, TRAMP, AGENT, PROG, &pt);
+	ok(pt.why && !strcmp(pt.why, "32-bit"), "i386: not patched (%s)", pt.why);
+}
+
+int main(void)
+{
+	amd64 = arch_get(ARCH_AMD64);
+	if (!map_fixed(CODE, 4 * PAGE) || !map_fixed(SLOTPG, 4 * PAGE)) {
+		printf("1..0 # SKIP cannot map the test pages at %#llx\n", CODE);
+		return 0;
+	}
+	memcpy(mem(AGENT), agent_inproc_blob, agent_inproc_blob_len);
+	if (!start_child() || !make_base()) {
+		printf("1..0 # SKIP cannot trace a child (%s)\n", strerror(errno));
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(forms64) / sizeof(forms64[0]); i++)
+		test_form(&forms64[i]);
+	ok(patchable >= 20, "%d forms patched", patchable);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	test_unpatchable();
+	return done_testing();
+}
