@@ -158,6 +158,9 @@ struct arch_xol {
  */
 int arch_xol_prepare(const struct arch_desc *d, const uint8_t *insn, size_t avail, uint64_t addr,
 		     uint64_t slot, struct arch_xol *out);
+/* The same, falling through to fall (64-bit: within rel32 of the slot) instead of A+len. */
+int arch_xol_prepare_fall(const struct arch_desc *d, const uint8_t *insn, size_t avail,
+			  uint64_t addr, uint64_t slot, uint64_t fall, struct arch_xol *out);
 
 /*
  * A thread stopped (signal, ^C, fault) with its pc in the slot where x
@@ -177,8 +180,9 @@ bool arch_xol_fixup(const struct arch_xol *x, uint64_t slot, const struct arch_d
  * Pure, like the out-of-line step: the engine writes code[] at tramp and
  * jump[] at addr.
  */
-#define ARCH_PATCH_TRAMP  256 /* bytes of one trampoline; code[] never needs more */
+#define ARCH_PATCH_TRAMP  384 /* bytes of one trampoline */
 #define ARCH_PATCH_POINTS 80
+#define ARCH_PATCH_INSNS  5 /* instructions the jmp may replace */
 
 /* How the registers the program had at addr are found at a trampoline boundary. */
 enum arch_patch_how {
@@ -199,23 +203,43 @@ struct arch_patch {
 	uint64_t addr;
 	uint8_t jump[8]; /* written at addr: the bytes replaced */
 	size_t jump_len;
+	size_t replaced; /* bytes of the instructions replaced (the jmp's and what follows) */
 	uint8_t code[ARCH_PATCH_TRAMP];
 	size_t code_len;
-	size_t go_off;	       /* the relocated instruction: a thread at addr goes on from here */
-	size_t hit_off;	       /* just past the int3: a SIGTRAP here is a true hit */
-	struct arch_xol reloc; /* the relocated instruction, at go_off */
+	size_t go_off;	/* the relocated instructions: a thread at addr goes on from here */
+	size_t hit_off; /* just past the int3: a SIGTRAP here is a true hit */
+	unsigned ninsns;
+	uint64_t insn_addr[ARCH_PATCH_INSNS]; /* each replaced instruction ... */
+	size_t reloc_off[ARCH_PATCH_INSNS];   /* ... its relocated copy in code[] */
+	struct arch_xol reloc[ARCH_PATCH_INSNS];
 	unsigned npoints;
 	struct arch_patch_point points[ARCH_PATCH_POINTS];
 };
 
 /*
- * The trampoline at tramp for the instruction at addr (insn: its original
- * bytes, avail of them), calling the agent's entry with prog. Returns 0
- * with *out filled, why NULL if it can be patched; -EINVAL for a bad
- * argument.
+ * The trampoline at tramp for the instructions at addr that the jmp
+ * replaces (insn: the original bytes, avail of them: 32 is plenty),
+ * calling the agent's entry with prog. Returns 0 with *out filled, why
+ * NULL if it can be patched; -EINVAL for a bad argument. When it replaces
+ * more than one instruction, the caller must check the function around
+ * it (arch_patch_check_func) before writing the jmp.
  */
 int arch_patch_prepare(const struct arch_desc *d, const uint8_t *insn, size_t avail, uint64_t addr,
 		       uint64_t tramp, uint64_t entry, uint64_t prog, struct arch_patch *out);
+
+/*
+ * Can the jmp replace [addr, addr + replaced) in the function whose code
+ * (original bytes) is code[0..len) at func? NULL if so; else why not: an
+ * instruction of the function jumps into the replaced bytes (not to addr
+ * itself), addr is not where an instruction starts, or the function
+ * cannot be followed (undecodable, an indirect jump: a jump table's
+ * targets are unknown).
+ */
+const char *arch_patch_check_func(const struct arch_desc *d, const uint8_t *code, size_t len,
+				  uint64_t func, uint64_t addr, size_t replaced);
+
+/* A thread resumed at pc inside the replaced bytes (not addr): where to go instead, or 0. */
+uint64_t arch_patch_resume_pc(const struct arch_patch *pt, uint64_t tramp, uint64_t pc);
 
 /* Reads the thread's memory (a frame on its stack): 0, or a negative errno. */
 typedef int (*arch_read_fn)(void *ctx, uint64_t addr, void *buf, size_t len);

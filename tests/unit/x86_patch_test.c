@@ -114,28 +114,45 @@ static bool run(const struct form *f, const struct arch_patch *pt, bool cond)
 	return same_end(&in_place, &patched);
 }
 
-/* One in-place single step of f: the state after the instruction. */
-static bool step_in_place(const struct form *f, struct user_regs_struct *after)
+/* f single-stepped in place: the state after each of its first n instructions. */
+static bool step_in_place(const struct form *f, struct user_regs_struct *after, unsigned n)
 {
 	struct snap s;
 
 	load(f, NULL);
-	if (!set_up(f, A) || !go(true, &s))
+	if (!set_up(f, A))
 		return false;
-	*after = s.r;
+	for (unsigned i = 0; i < n; i++) {
+		if (!go(true, &s))
+			return false;
+		after[i] = s.r;
+	}
 	return true;
+}
+
+static bool same_as_any(const struct user_regs_struct *r, const struct user_regs_struct *after,
+			unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (same_regs(r, &after[i], true))
+			return true;
+	return false;
 }
 
 /*
  * Single-step the patched run: every stop inside is A's registers when
- * rolled back, or the state after the instruction (in its relocated copy).
+ * rolled back, or, in the relocated copies, the state after one of the
+ * replaced instructions run in place. A thread put back between two
+ * replaced instructions goes on from the copy of the next one
+ * (arch_patch_resume_pc), as the engine resumes it.
  */
 static bool steps(const struct form *f, const struct arch_patch *pt, bool cond, int *n)
 {
-	struct user_regs_struct after, r;
+	struct user_regs_struct after[ARCH_PATCH_INSNS], r;
 	enum arch_patch_where w;
+	uint64_t to;
 
-	if (!step_in_place(f, &after))
+	if (!step_in_place(f, after, pt->ninsns))
 		return false;
 	load(f, pt);
 	if (!set_up(f, A))
@@ -159,31 +176,37 @@ static bool steps(const struct form *f, const struct arch_patch *pt, bool cond, 
 				return false;
 			continue;
 		}
-		if (w == ARCH_PATCH_OUT || same_regs(&r, &before, true) ||
-		    (w == ARCH_PATCH_RELOC && same_regs(&r, &after, true)))
+		if (w == ARCH_PATCH_OUT || same_regs(&r, &before, true))
 			continue;
-		diag("    step %d: pc %#llx (%d) rolled back to something else", *n, patched.r.rip,
-		     w);
-		same_regs(&r, &before, false);
-		return false;
+		if (w != ARCH_PATCH_RELOC || !same_as_any(&r, after, pt->ninsns)) {
+			diag("    step %d: pc %#llx (%d) rolled back to something else", *n,
+			     patched.r.rip, w);
+			same_regs(&r, &before, false);
+			return false;
+		}
+		to = arch_patch_resume_pc(pt, TRAMP, r.rip);
+		if (to) { /* between two replaced instructions: on from the next copy */
+			r.rip = to;
+			if (ptrace(PTRACE_SETREGS, child, 0, &r) < 0)
+				return false;
+		}
 	}
 	return false;
 }
 
-static int patchable;
+static int patchable, multi;
 
-static void test_form(const struct form *f)
+static void test_patch(const struct form *f)
 {
 	struct arch_patch pt;
 	bool good;
 	int n = 0;
 
-	if (f->inplace || f->len < 5 || f->partial)
-		return;
 	if (arch_patch_prepare(amd64, f->bytes, f->len, A, TRAMP, AGENT, PROG, &pt) < 0 ||
 	    !ok(!pt.why, "%s: patchable (%s)", f->name, pt.why ? pt.why : "yes"))
 		return;
 	patchable++;
+	multi += pt.ninsns > 1;
 	initial_regs(f, A, &before);
 	load(f, NULL);
 	if (!set_up(f, A) || !go(false, &in_place)) {
@@ -193,21 +216,52 @@ static void test_form(const struct form *f)
 	ok(run(f, &pt, false), "%s: condition false: ends as in place", f->name);
 	ok(run(f, &pt, true), "%s: condition true: a hit at A, then ends as in place", f->name);
 	good = steps(f, &pt, false, &n);
-	ok(good, "%s: false, %d steps: each rolled back to A", f->name, n);
+	ok(good, "%s: false, %d steps: each rolled back to A, or after", f->name, n);
 	good = steps(f, &pt, true, &n);
 	ok(good, "%s: true, %d steps: each rolled back to A, or after", f->name, n);
 }
 
+/* Forms of 5 bytes or more alone; shorter ones with a mov after them. */
+static void test_form(const struct form *f)
+{
+	static const uint8_t mov[] = {0x48, 0x89, 0xd8}; /* mov %rbx,%rax: 3 bytes */
+	static uint8_t bytes[32];
+	static char name[128];
+	struct form two = *f;
+	struct arch_patch pt;
+
+	if (f->inplace || f->partial)
+		return;
+	if (f->len >= 5) {
+		test_patch(f);
+		return;
+	}
+	memcpy(bytes, f->bytes, f->len);
+	memcpy(bytes + f->len, mov, sizeof(mov));
+	memcpy(bytes + f->len + sizeof(mov), mov, sizeof(mov));
+	two.bytes = bytes;
+	two.len = f->len + 2 * sizeof(mov);
+	snprintf(name, sizeof(name), "%s; mov %%rbx,%%rax (x2)", f->name);
+	two.name = name;
+	arch_patch_prepare(amd64, two.bytes, two.len, A, TRAMP, AGENT, PROG, &pt);
+	if (pt.why &&
+	    (!strcmp(pt.why, "call or jump inside") || !strcmp(pt.why, "short instruction")))
+		return; /* a call, jmp or ret first: its next instruction is reached from elsewhere
+			 */
+	test_patch(&two);
+}
+
 static void test_unpatchable(void)
 {
-	static const uint8_t nop3[] = {0x0f, 0x1f, 0x00},
+	static const uint8_t ret[] = {0xc3}, nop3_ret[] = {0x0f, 0x1f, 0x00, 0xc3},
 			     syscall5[] = {0x0f, 0x05, 0x90, 0x90, 0x90};
 	const struct arch_desc *i386 = arch_get(ARCH_I386);
 	struct arch_patch pt;
 
-	arch_patch_prepare(amd64, nop3, sizeof(nop3), A, TRAMP, AGENT, PROG, &pt);
-	ok(pt.why && !strcmp(pt.why, "short instruction"), "a 3-byte instruction: not patched (%s)",
-	   pt.why);
+	arch_patch_prepare(amd64, ret, sizeof(ret), A, TRAMP, AGENT, PROG, &pt);
+	ok(pt.why && !strcmp(pt.why, "short instruction"), "ret: not patched (%s)", pt.why);
+	arch_patch_prepare(amd64, nop3_ret, sizeof(nop3_ret), A, TRAMP, AGENT, PROG, &pt);
+	ok(pt.why && !strcmp(pt.why, "call or jump inside"), "nop3; ret: not patched (%s)", pt.why);
 	arch_patch_prepare(amd64, syscall5, sizeof(syscall5), A, TRAMP, AGENT, PROG, &pt);
 	ok(pt.why && !strcmp(pt.why, "syscall"), "syscall: not patched (%s)", pt.why);
 	arch_patch_prepare(amd64, (const uint8_t *)"\xb8\1\2\3\4", 5, A, A + (3ull << 30), AGENT,
@@ -216,6 +270,42 @@ static void test_unpatchable(void)
 	   pt.why);
 	arch_patch_prepare(i386, (const uint8_t *)"\xb8\1\2\3\4", 5, A, TRAMP, AGENT, PROG, &pt);
 	ok(pt.why && !strcmp(pt.why, "32-bit"), "i386: not patched (%s)", pt.why);
+}
+
+/*
+ * The function around a patch of two instructions at +4 (mov -0x4(%rbp),%eax;
+ * cltq: 5 bytes): jumps elsewhere, or to the patch's first byte, are fine;
+ * one to the second instruction is not, nor an indirect jump.
+ */
+static void test_check_func(void)
+{
+	static const uint8_t fn[] = {
+		0x55,		  /* +0 push %rbp */
+		0x48, 0x89, 0xe5, /* +1 mov %rsp,%rbp */
+		0x8b, 0x45, 0xfc, /* +4 mov -0x4(%rbp),%eax  <- patch */
+		0x48, 0x98,	  /* +7 cltq */
+		0x75, 0xf9,	  /* +9 jne +4 */
+		0x74, 0x00,	  /* +11 je +13 */
+		0x5d,		  /* +13 pop %rbp */
+		0xc3,		  /* +14 ret */
+	};
+	uint8_t code[sizeof(fn)];
+	const char *why;
+
+	memcpy(code, fn, sizeof(fn));
+	why = arch_patch_check_func(amd64, code, sizeof(code), 0x1000, 0x1004, 5);
+	ok(!why, "jumps to the patch's start and beyond it: fine (%s)", why ? why : "yes");
+	code[10] = 0xfc; /* jne +7: into the patch */
+	why = arch_patch_check_func(amd64, code, sizeof(code), 0x1000, 0x1004, 5);
+	ok(why && !strcmp(why, "a jump into the patch"), "a jump to its second instruction: %s",
+	   why);
+	why = arch_patch_check_func(amd64, fn, sizeof(fn), 0x1000, 0x1005, 5);
+	ok(why && !strcmp(why, "not an instruction start"), "in an instruction's middle: %s", why);
+	memcpy(code, fn, sizeof(fn));
+	code[11] = 0xff; /* jmp *%rax */
+	code[12] = 0xe0;
+	why = arch_patch_check_func(amd64, code, sizeof(code), 0x1000, 0x1004, 5);
+	ok(why && !strcmp(why, "indirect jump in the function"), "an indirect jump: %s", why);
 }
 
 int main(void)
@@ -232,9 +322,11 @@ int main(void)
 	}
 	for (size_t i = 0; i < sizeof(forms64) / sizeof(forms64[0]); i++)
 		test_form(&forms64[i]);
-	ok(patchable >= 20, "%d forms patched", patchable);
+	ok(patchable >= 60 && multi >= 20,
+	   "%d forms patched, %d of them with the next instructions", patchable, multi);
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 	test_unpatchable();
+	test_check_func();
 	return done_testing();
 }

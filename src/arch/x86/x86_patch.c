@@ -29,6 +29,8 @@
 #include "../arch.h"
 #include "../../agent/agent_inproc.h"
 
+#include <Zydis/Zydis.h>
+
 #include <errno.h>
 #include <string.h>
 
@@ -66,7 +68,8 @@ static void point(struct tramp *t, enum arch_patch_how how, uint16_t n)
 	pt->points[pt->npoints++] = (struct arch_patch_point){(uint16_t)pt->code_len, how, n};
 }
 
-static void insn(struct tramp *t, enum arch_patch_how how, uint16_t n, const void *b, size_t len)
+static void insn_point(struct tramp *t, enum arch_patch_how how, uint16_t n, const void *b,
+		       size_t len)
 {
 	point(t, how, n);
 	emit(t, b, len);
@@ -94,16 +97,16 @@ static void prologue(struct tramp *t)
 	static const uint8_t lea_down[] = {0x48, 0x8d, 0x64, 0x24, 0x80};
 	uint16_t down = AGENT_INPROC_RED_ZONE;
 
-	insn(t, ARCH_PATCH_RSP_UP, 0, lea_down, sizeof(lea_down));
-	insn(t, ARCH_PATCH_RSP_UP, down, "\x9c", 1); /* pushfq */
+	insn_point(t, ARCH_PATCH_RSP_UP, 0, lea_down, sizeof(lea_down));
+	insn_point(t, ARCH_PATCH_RSP_UP, down, "\x9c", 1); /* pushfq */
 	down += 8;
 	for (int i = 0; i < 16; i++) {
 		uint8_t r = push_order[i], b[2] = {0x41, (uint8_t)(0x50 + (r & 7))};
 
 		if (r >= 8)
-			insn(t, ARCH_PATCH_RSP_UP, down, b, 2);
+			insn_point(t, ARCH_PATCH_RSP_UP, down, b, 2);
 		else
-			insn(t, ARCH_PATCH_RSP_UP, down, b + 1, 1);
+			insn_point(t, ARCH_PATCH_RSP_UP, down, b + 1, 1);
 		down += 8;
 	}
 }
@@ -116,18 +119,18 @@ static void call_agent(struct tramp *t, uint64_t entry, uint64_t prog, size_t *j
 			     call_rax[] = {0xff, 0xd0}, back_rsp[] = {0x4c, 0x89, 0xfc},
 			     test_eax[] = {0x85, 0xc0}, jnz[] = {0x0f, 0x85};
 
-	insn(t, ARCH_PATCH_FRAME_BELOW_RSP, 0, mov_r15, sizeof(mov_r15));
-	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, &cld, 1);
-	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, and_rsp, sizeof(and_rsp));
-	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, mov_rdi, sizeof(mov_rdi));
-	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, "\x48\xbe", 2); /* movabs $prog,%rsi */
+	insn_point(t, ARCH_PATCH_FRAME_BELOW_RSP, 0, mov_r15, sizeof(mov_r15));
+	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, &cld, 1);
+	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, and_rsp, sizeof(and_rsp));
+	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, mov_rdi, sizeof(mov_rdi));
+	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, "\x48\xbe", 2); /* movabs $prog,%rsi */
 	emit_u64(t, prog);
-	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, "\x48\xb8", 2); /* movabs $entry,%rax */
+	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, "\x48\xb8", 2); /* movabs $entry,%rax */
 	emit_u64(t, entry);
-	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, call_rax, sizeof(call_rax));
-	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, back_rsp, sizeof(back_rsp));
-	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, test_eax, sizeof(test_eax));
-	insn(t, ARCH_PATCH_FRAME_IN_R15, 0, jnz, sizeof(jnz));
+	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, call_rax, sizeof(call_rax));
+	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, back_rsp, sizeof(back_rsp));
+	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, test_eax, sizeof(test_eax));
+	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, jnz, sizeof(jnz));
 	*jnz_rel = t->pt->code_len;
 	emit_u32(t, 0);
 }
@@ -143,69 +146,150 @@ static void epilogue(struct tramp *t)
 		uint8_t r = push_order[i], b[2] = {0x41, (uint8_t)(0x58 + (r & 7))};
 
 		if (r == 4)
-			insn(t, ARCH_PATCH_FRAME_BELOW_RSP, up, skip_rsp, sizeof(skip_rsp));
+			insn_point(t, ARCH_PATCH_FRAME_BELOW_RSP, up, skip_rsp, sizeof(skip_rsp));
 		else if (r >= 8)
-			insn(t, ARCH_PATCH_FRAME_BELOW_RSP, up, b, 2);
+			insn_point(t, ARCH_PATCH_FRAME_BELOW_RSP, up, b, 2);
 		else
-			insn(t, ARCH_PATCH_FRAME_BELOW_RSP, up, b + 1, 1);
+			insn_point(t, ARCH_PATCH_FRAME_BELOW_RSP, up, b + 1, 1);
 		up += 8;
 	}
-	insn(t, ARCH_PATCH_FRAME_BELOW_RSP, up, "\x9d", 1); /* popfq */
+	insn_point(t, ARCH_PATCH_FRAME_BELOW_RSP, up, "\x9d", 1); /* popfq */
 	up += 8;
-	insn(t, ARCH_PATCH_FRAME_BELOW_RSP, up, lea_up, sizeof(lea_up));
+	insn_point(t, ARCH_PATCH_FRAME_BELOW_RSP, up, lea_up, sizeof(lea_up));
 }
 
-static const char *unpatchable(const struct arch_desc *d, uint64_t addr, uint64_t tramp,
-			       const struct arch_xol *x)
+/* What the instruction at b is to the patch: falls through, or must be the last replaced. */
+static const char *insn_kind(const uint8_t *b, size_t avail, size_t *len, bool *last)
 {
-	long long rel = (long long)(tramp - (addr + JMP_LEN));
+	ZydisDecodedInstruction in;
+	ZydisDecoder dec;
 
-	if (d->kind != ARCH_AMD64)
-		return "32-bit";
-	if (rel > REL32_MAX || rel < -REL32_MAX)
-		return "trampoline out of range";
-	if (x->kind != ARCH_XOL_RUN)
-		return x->why;
-	if (x->insn_len < JMP_LEN)
-		return "short instruction";
+	if (!ZYAN_SUCCESS(
+		    ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)) ||
+	    !ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&dec, NULL, b, avail, &in)))
+		return "undecodable";
+	*len = in.length;
+	/* a call's return, a jmp's or ret's next instruction: reached from elsewhere */
+	*last = in.meta.category == ZYDIS_CATEGORY_CALL ||
+		in.meta.category == ZYDIS_CATEGORY_UNCOND_BR ||
+		in.meta.category == ZYDIS_CATEGORY_RET;
 	return NULL;
 }
 
-int arch_patch_prepare(const struct arch_desc *d, const uint8_t *insn_bytes, size_t avail,
-		       uint64_t addr, uint64_t tramp, uint64_t entry, uint64_t prog,
-		       struct arch_patch *out)
+/* The instructions from addr that the jmp covers, relocated one after the other. */
+static const char *relocate_insns(struct tramp *t, const uint8_t *insn, size_t avail,
+				  const struct arch_desc *d, uint64_t tramp)
 {
+	struct arch_patch *pt = t->pt;
+	const char *why;
+	size_t off = 0, len;
+	bool last;
+
+	while (off < JMP_LEN) {
+		unsigned k = pt->ninsns;
+		uint64_t at = pt->addr + off, slot = tramp + pt->code_len;
+		struct arch_xol *x = &pt->reloc[k];
+
+		if (k == ARCH_PATCH_INSNS)
+			return "too many instructions";
+		why = insn_kind(insn + off, avail - off, &len, &last);
+		if (why)
+			return why;
+		if (last && off + len < JMP_LEN)
+			return off ? "call or jump inside" : "short instruction";
+		/* a copy's length does not depend on where it falls through to */
+		if (arch_xol_prepare(d, insn + off, avail - off, at, slot, x) < 0)
+			return "undecodable";
+		if (x->kind == ARCH_XOL_RUN && off + len < JMP_LEN)
+			arch_xol_prepare_fall(d, insn + off, avail - off, at, slot,
+					      slot + x->code_len, x);
+		if (x->kind != ARCH_XOL_RUN)
+			return x->why;
+		pt->insn_addr[k] = at;
+		pt->reloc_off[k] = pt->code_len;
+		pt->ninsns++;
+		emit(t, x->code, x->code_len);
+		off += len;
+	}
+	pt->replaced = off;
+	return NULL;
+}
+
+int arch_patch_prepare(const struct arch_desc *d, const uint8_t *insn, size_t avail, uint64_t addr,
+		       uint64_t tramp, uint64_t entry, uint64_t prog, struct arch_patch *out)
+{
+	long long rel = (long long)(tramp - (addr + JMP_LEN));
 	struct tramp t = {.pt = out};
 	size_t jnz;
-	uint32_t rel;
+	uint32_t rel32;
 
-	if (!d || !insn_bytes || !out)
+	if (!d || !insn || !out)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	out->addr = addr;
+	if (d->kind != ARCH_AMD64)
+		out->why = "32-bit";
+	else if (rel > REL32_MAX || rel < -REL32_MAX)
+		out->why = "trampoline out of range";
+	if (out->why)
+		return 0;
 	prologue(&t);
 	call_agent(&t, entry, prog, &jnz);
 	epilogue(&t);
 	out->go_off = out->code_len;
-	if (arch_xol_prepare(d, insn_bytes, avail, addr, tramp + out->go_off, &out->reloc) < 0)
-		return -EINVAL;
-	out->why = unpatchable(d, addr, tramp, &out->reloc);
+	out->why = relocate_insns(&t, insn, avail, d, tramp);
 	if (out->why)
 		return 0;
-	emit(&t, out->reloc.code, out->reloc.code_len);
-	rel = (uint32_t)(out->code_len - (jnz + 4));
-	memcpy(out->code + jnz, &rel, 4);
+	rel32 = (uint32_t)(out->code_len - (jnz + 4));
+	memcpy(out->code + jnz, &rel32, 4);
 	epilogue(&t);
-	insn(&t, ARCH_PATCH_AT_A, 0, "\xcc", 1);
+	insn_point(&t, ARCH_PATCH_AT_A, 0, "\xcc", 1);
 	out->hit_off = out->code_len;
 	if (t.full) {
-		out->why = "trampoline too long"; /* cannot be: ARCH_PATCH_TRAMP has room */
+		out->why = "trampoline too long";
 		return 0;
 	}
-	rel = (uint32_t)(tramp - (addr + JMP_LEN));
+	rel32 = (uint32_t)(tramp - (addr + JMP_LEN));
 	out->jump[0] = 0xe9;
-	memcpy(out->jump + 1, &rel, 4);
+	memcpy(out->jump + 1, &rel32, 4);
 	out->jump_len = JMP_LEN;
+	return 0;
+}
+
+const char *arch_patch_check_func(const struct arch_desc *d, const uint8_t *code, size_t len,
+				  uint64_t func, uint64_t addr, size_t replaced)
+{
+	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
+	ZydisDecodedInstruction in;
+	bool at_boundary = false;
+	ZydisDecoder dec;
+
+	if (d->kind != ARCH_AMD64 ||
+	    !ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)))
+		return "32-bit";
+	for (size_t off = 0; off < len; off += in.length) {
+		uint64_t pc = func + off, target;
+
+		if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&dec, code + off, len - off, &in, op)))
+			return "function undecodable";
+		at_boundary |= pc == addr;
+		if (in.meta.category == ZYDIS_CATEGORY_UNCOND_BR &&
+		    op[0].type != ZYDIS_OPERAND_TYPE_IMMEDIATE)
+			return "indirect jump in the function";
+		if (!in.raw.imm[0].is_relative)
+			continue;
+		target = pc + in.length + (uint64_t)in.raw.imm[0].value.s;
+		if (target > addr && target < addr + replaced)
+			return "a jump into the patch";
+	}
+	return at_boundary ? NULL : "not an instruction start";
+}
+
+uint64_t arch_patch_resume_pc(const struct arch_patch *pt, uint64_t tramp, uint64_t pc)
+{
+	for (unsigned k = 1; k < pt->ninsns; k++)
+		if (pt->insn_addr[k] == pc)
+			return tramp + pt->reloc_off[k];
 	return 0;
 }
 
@@ -239,6 +323,18 @@ static bool from_frame(const struct arch_desc *d, struct arch_regs *r, uint64_t 
 	return true;
 }
 
+/* In the relocated copies: where the program is (the instruction's address, or past it). */
+static enum arch_patch_where reloc_fixup(const struct arch_patch *pt, uint64_t tramp, uint64_t off,
+					 const struct arch_desc *d, struct arch_regs *r)
+{
+	for (unsigned k = pt->ninsns; k-- > 0;)
+		if (off >= pt->reloc_off[k])
+			return arch_xol_fixup(&pt->reloc[k], tramp + pt->reloc_off[k], d, r)
+				       ? ARCH_PATCH_RELOC
+				       : ARCH_PATCH_LOST;
+	return ARCH_PATCH_LOST;
+}
+
 static const struct arch_patch_point *point_at(const struct arch_patch *pt, size_t off)
 {
 	for (unsigned i = 0; i < pt->npoints; i++)
@@ -261,9 +357,9 @@ enum arch_patch_where arch_patch_rollback(const struct arch_patch *pt, uint64_t 
 		ok = true; /* after the int3: A's registers already */
 	else if (pc < tramp || off >= pt->code_len)
 		return ARCH_PATCH_OUT;
-	else if (off >= pt->go_off && off < pt->go_off + pt->reloc.code_len)
-		return arch_xol_fixup(&pt->reloc, tramp + pt->go_off, d, r) ? ARCH_PATCH_RELOC
-									    : ARCH_PATCH_LOST;
+	else if (off >= pt->go_off &&
+		 off < pt->reloc_off[pt->ninsns - 1] + pt->reloc[pt->ninsns - 1].code_len)
+		return reloc_fixup(pt, tramp, off, d, r);
 	else if (!(p = point_at(pt, off)))
 		return ARCH_PATCH_LOST; /* not a boundary: cannot be */
 	else if (p->how == ARCH_PATCH_RSP_UP)

@@ -34,6 +34,7 @@ struct xol {
 	const uint8_t *bytes;
 	uint64_t addr; /* A: where the original lives */
 	uint64_t slot; /* where code[] will */
+	uint64_t fall; /* where falling through jumps to: A+len, or the next copy (x86_patch.c) */
 	bool is64;
 	struct arch_xol *x;
 };
@@ -162,7 +163,7 @@ static const char *emit_copy(struct xol *c, const uint8_t *b)
  */
 static const char *jump_back(struct xol *c)
 {
-	if (!mark(c, next_pc(c), 0) || !emit_jmp(c, next_pc(c)))
+	if (!mark(c, next_pc(c), 0) || !emit_jmp(c, c->fall ? c->fall : next_pc(c)))
 		return "slot out of range";
 	return NULL;
 }
@@ -427,7 +428,13 @@ static int inplace(struct arch_xol *x, const char *why)
 int arch_xol_prepare(const struct arch_desc *d, const uint8_t *insn, size_t avail, uint64_t addr,
 		     uint64_t slot, struct arch_xol *out)
 {
-	struct xol c = {.bytes = insn, .addr = addr, .slot = slot, .x = out};
+	return arch_xol_prepare_fall(d, insn, avail, addr, slot, 0, out);
+}
+
+int arch_xol_prepare_fall(const struct arch_desc *d, const uint8_t *insn, size_t avail,
+			  uint64_t addr, uint64_t slot, uint64_t fall, struct arch_xol *out)
+{
+	struct xol c = {.bytes = insn, .addr = addr, .slot = slot, .fall = fall, .x = out};
 	const char *why;
 
 	if (!d || !out || (!insn && avail))
