@@ -41,7 +41,8 @@ $(FZ)/robj/%.o: %.c
 $(FZ)/robj/src/endpoint/ep_fuse.o: FUZZ_BASE += $(FUSE_CFLAGS)
 $(FZ)/robj/src/tracer/%.o $(FZ)/robj/src/ustrace/%.o: | $(TRC_GEN)
 
-$(FZ)/libreplay.a: $(FUZZ_SRCS:%.c=$(FZ)/robj/%.o)
+# (the in-process agent's blob is data: its plain object does)
+$(FZ)/libreplay.a: $(FUZZ_SRCS:%.c=$(FZ)/robj/%.o) $(B)/gen/agent_inproc_blob.o
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -59,7 +60,7 @@ $(FZ)/obj/%.o: %.c
 $(FZ)/obj/src/endpoint/ep_fuse.o: FUZZ_BASE += $(FUSE_CFLAGS)
 $(FZ)/obj/src/tracer/%.o $(FZ)/obj/src/ustrace/%.o: | $(TRC_GEN)
 
-$(FZ)/libfuzzed.a: $(FUZZ_SRCS:%.c=$(FZ)/obj/%.o)
+$(FZ)/libfuzzed.a: $(FUZZ_SRCS:%.c=$(FZ)/obj/%.o) $(B)/gen/agent_inproc_blob.o
 	@rm -f $@
 	ar rcs $@ $^
 

@@ -44,6 +44,9 @@ static void usage(FILE *f)
 		   "                    How a thread goes on past a breakpoint nobody reports\n"
 		   "                    (a false condition): out of line (default), or in place\n"
 		   "                    with every other thread held.\n"
+		   "  --agent=on|off    Evaluate breakpoint conditions inside the program, with\n"
+		   "                    no stop when they are false (on, the default), or in\n"
+		   "                    utraced at each hit (off).\n"
 		   "  --debug           Print debugging information on stderr.\n"
 		   "  --remote-debug    Log every packet on stderr.\n"
 		   "  --help            Print this message.\n"
@@ -64,6 +67,7 @@ enum {
 	OPT_DISABLE_PACKET,
 	OPT_MOUNT,
 	OPT_STEP_OVER,
+	OPT_AGENT,
 };
 
 static const struct option options[] = {
@@ -80,6 +84,7 @@ static const struct option options[] = {
 	{"disable-packet", required_argument, NULL, OPT_DISABLE_PACKET},
 	{"mount", required_argument, NULL, OPT_MOUNT},
 	{"step-over", required_argument, NULL, OPT_STEP_OVER},
+	{"agent", required_argument, NULL, OPT_AGENT},
 	{NULL, 0, NULL, 0},
 };
 
@@ -197,6 +202,13 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			cfg.in_place = !strcmp(optarg, "in-place");
+			break;
+		case OPT_AGENT:
+			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
+				fprintf(stderr, "utraced: --agent is on or off\n");
+				return 2;
+			}
+			cfg.no_agent = !strcmp(optarg, "off");
 			break;
 		case OPT_REMOTE_DEBUG:
 			cfg.srv.remote_debug = true;

@@ -139,6 +139,7 @@ struct ep_config {
 	int attach_pid;	   /* --attach PID, or 0 */
 	const char *mount; /* --mount DIR: serve DIR/<pid>/gdb, or NULL */
 	bool in_place;	   /* --step-over=in-place */
+	bool no_agent;	   /* --agent=off */
 };
 
 /* Run the daemon; returns the process exit code. */

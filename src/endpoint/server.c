@@ -577,6 +577,7 @@ int ep_server_run(struct ep_config *cfg)
 	/* one loop serves every client: none may hold it for a thread that cannot stop */
 	tracer_set_stop_timeout(sv.t, SERVER_STOP_TIMEOUT_MS);
 	tracer_set_xol(sv.t, !cfg->in_place);
+	tracer_set_agent(sv.t, !cfg->no_agent);
 	if (cfg->mount)
 		raise_fd_limit();
 	gdb_session_init(&sv.primary, sv.t, &cfg->srv);

@@ -31,12 +31,13 @@ struct swbp *bp_find(struct uproc *p, uint64_t addr)
 
 int bp_write_insn(struct uproc *p, struct swbp *bp, bool trap)
 {
-	const void *bytes = trap ? (const void *)p->arch->trap_insn : (const void *)bp->orig;
-	ssize_t n = mem_write_raw(p, bp->addr, bytes, p->arch->trap_len);
+	size_t len;
+	const uint8_t *ours = patch_bytes(p, bp, &len);
+	ssize_t n = mem_write_raw(p, bp->addr, trap ? ours : bp->orig, len);
 
 	if (n < 0)
 		return (int)n;
-	return n == (ssize_t)p->arch->trap_len ? 0 : -EIO;
+	return n == (ssize_t)len ? 0 : -EIO;
 }
 
 /*
@@ -48,7 +49,8 @@ int bp_write_insn(struct uproc *p, struct swbp *bp, bool trap)
 bool bp_trap_present(struct uproc *p, struct swbp *bp)
 {
 	uint8_t cur[16];
-	size_t len = p->arch->trap_len;
+	size_t len;
+	const uint8_t *ours = patch_bytes(p, bp, &len);
 
 	if (!bp->inserted)
 		return false;
@@ -56,7 +58,7 @@ bool bp_trap_present(struct uproc *p, struct swbp *bp)
 		return true; /* lifted for the step over; back when it is done */
 	if (mem_read_raw(p, bp->addr, cur, len) != (ssize_t)len)
 		return false; /* unmapped: still "inserted", but nothing to restore */
-	if (memcmp(cur, p->arch->trap_insn, len) != 0)
+	if (memcmp(cur, ours, len) != 0)
 		bp->inserted = false;
 	return bp->inserted;
 }
@@ -76,10 +78,17 @@ int bp_sw_insert(struct engine *e, uint64_t addr)
 	ssize_t n;
 	int err;
 
+	/* under a patch's jmp: the jmp goes first, with every thread stopped */
+	if (patch_under_jmp(p, addr) && !(sched_all_stopped(p) && patch_undo_under(p, addr)))
+		return -EAGAIN;
 	if (bp && bp_trap_present(p, bp)) {
 		bp->owners |= ENGINE_BIT(e);
+		if (bp->patch && bp->owners != bp->cond_owner)
+			p->patch_pass = true; /* the agent has one engine's conditions only */
 		return 0;
 	}
+	if (bp)
+		patch_forget(p, bp); /* its code was replaced: a new int3 */
 	if (!bp) {
 		bp = calloc(1, sizeof(*bp));
 		if (!bp)
@@ -112,8 +121,16 @@ int bp_sw_remove(struct engine *e, uint64_t addr)
 	if (!bp)
 		return 0; /* removing twice is fine, as gdb expects */
 	bp->owners &= ~ENGINE_BIT(e);
+	if (bp->cond_owner == ENGINE_BIT(e)) {
+		free(bp->cond);
+		bp->cond = NULL;
+	}
+	if (bp->patch && bp->owners)
+		p->patch_pass = true; /* the agent no longer runs e's conditions */
 	if (bp->owners)
 		return 0;
+	if (!patch_remove(p, bp))
+		return 0; /* the jmp goes with every thread stopped (patch_pass) */
 	if (!p->exited && bp_trap_present(p, bp)) {
 		bp_write_insn(p, bp, false);
 		p->moribund[p->moribund_next++ % MORIBUND_MAX] = addr;
@@ -121,6 +138,7 @@ int bp_sw_remove(struct engine *e, uint64_t addr)
 		err = -EIO; /* unmapped: gdb warns that it could not remove it */
 	}
 	*pp = bp->next;
+	patch_bp_free(p, bp);
 	free(bp);
 	return err;
 }

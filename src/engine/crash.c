@@ -47,10 +47,13 @@ static void restore_traps(struct uproc *p)
 {
 	int n = 0;
 
-	for (struct swbp *bp = p->bps; bp && n < CRASH_MAX_WALK; bp = bp->next, n++)
-		if (bp->inserted &&
-		    pwrite(p->memfd, bp->orig, p->arch->trap_len, (off_t)bp->addr) < 0)
+	for (struct swbp *bp = p->bps; bp && n < CRASH_MAX_WALK; bp = bp->next, n++) {
+		size_t len;
+
+		patch_bytes(p, bp, &len); /* an int3, or a patch's jmp */
+		if (bp->inserted && pwrite(p->memfd, bp->orig, len, (off_t)bp->addr) < 0)
 			say("utraced: a breakpoint could not be restored\n");
+	}
 }
 
 /* Wait for tid's stop until deadline; false if it exited or never stopped. */
@@ -81,6 +84,10 @@ static void let_thread_go(struct uthread *th, long long deadline)
 			ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L);
 		if (!crash_wait_stop(th->tid, deadline, &status))
 			return; /* gone, or stuck: the kernel detaches it when we die */
+		/* out of a trampoline; a condition's fault in the agent is ours, not passed */
+		if (patch_rollback_tid(th->p, th->tid) == 2 &&
+		    (WSTOPSIG(status) == SIGSEGV || WSTOPSIG(status) == SIGBUS))
+			status = PTRACE_EVENT_STOP << 16 | SIGTRAP << 8 | 0x7f;
 		leaving_init(&l, th->p, th->tid); /* (its trap bytes are back now) */
 		leaving_let_go(&l, status);
 		return;

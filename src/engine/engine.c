@@ -238,33 +238,9 @@ void engine_set_pass_signals(struct engine *e, const bool pass[NSIG])
 
 ssize_t engine_mem_read(struct engine *e, uint64_t addr, void *buf, size_t len)
 {
-	struct uproc *p = e->p;
-	ssize_t n;
-
 	if (e->dead)
 		return -ESRCH;
-	n = mem_read_raw(p, addr, buf, len);
-	if (n <= 0)
-		return n;
-	for (struct swbp *bp = p->bps; bp; bp = bp->next) {
-		if (!bp->inserted || (p->step_over && p->step_over_addr == bp->addr))
-			continue; /* (lifted for a step over: memory has the original) */
-		for (size_t i = 0; i < p->arch->trap_len; i++) {
-			uint64_t a = bp->addr + i;
-			uint8_t *b;
-
-			/* no pointer made before the check: one before buf is undefined already */
-			if (a < addr || a >= addr + (uint64_t)n)
-				continue;
-			b = (uint8_t *)buf + (a - addr);
-			if (*b != p->arch->trap_insn[i]) {
-				bp->inserted = false; /* new code was mapped over it */
-				break;
-			}
-			*b = bp->orig[i];
-		}
-	}
-	return n;
+	return mem_read_orig(e->p, addr, buf, len);
 }
 
 ssize_t engine_mem_write(struct engine *e, uint64_t addr, const void *buf, size_t len)
@@ -281,15 +257,22 @@ ssize_t engine_mem_write(struct engine *e, uint64_t addr, const void *buf, size_
 	memcpy(copy, buf, len);
 	/* new bytes under a trap become its saved original; the trap stays */
 	for (struct swbp *bp = p->bps; bp; bp = bp->next) {
+		size_t n_ours;
+		const uint8_t *ours = patch_bytes(p, bp, &n_ours);
+
 		if (!bp->inserted)
 			continue;
-		for (size_t i = 0; i < p->arch->trap_len; i++) {
+		for (size_t i = 0; i < n_ours; i++) {
 			uint64_t a = bp->addr + i;
 
 			if (a < addr || a >= addr + len)
 				continue;
 			bp->orig[i] = copy[a - addr];
-			copy[a - addr] = p->arch->trap_insn[i];
+			copy[a - addr] = ours[i];
+			if (bp->patch) { /* its relocated copy is stale: out, and in again later */
+				bp->patch->unwanted = true;
+				p->patch_pass = true;
+			}
 		}
 	}
 	n = mem_write_raw(p, addr, copy, len);

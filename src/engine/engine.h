@@ -157,6 +157,12 @@ void crash_point(const char *name);
  * comparison). See xol.c.
  */
 void tracer_set_xol(struct tracer *t, bool on);
+/*
+ * Breakpoint conditions evaluated inside the traced process by utraced's
+ * in-process agent, a false one costing no stop (on, the default; needs
+ * the out-of-line step-over), or by utraced at each hit. See patch.c.
+ */
+void tracer_set_agent(struct tracer *t, bool on);
 
 /* fd to poll for readability (a signalfd for SIGCHLD); then call tracer_poll(). */
 int tracer_fd(struct tracer *t);
@@ -421,10 +427,24 @@ int engine_bp_remove(struct engine *e, enum engine_bp_type type, uint64_t addr, 
 struct engine_xol_stats {
 	unsigned long runs;    /* out of line: one stop, no other thread held */
 	unsigned long inplace; /* in place instead, every other thread held */
-	unsigned long caught;  /* threads stopped inside a slot and moved back */
+	unsigned long caught;  /* threads stopped inside a slot or trampoline and moved back */
 	const char *last_why;  /* why the last in-place one could not run out of line */
+	/* breakpoints whose conditions the in-process agent evaluates (patch.c) */
+	unsigned long patched;		/* made a jmp to their trampoline */
+	unsigned long unpatched;	/* tried, left an int3 */
+	const char *last_unpatched_why; /* ... the last one's reason */
 };
 void engine_xol_stats(struct engine *e, struct engine_xol_stats *out);
+/*
+ * The conditions (agent bytecode, as in the Z packet) of e's software
+ * breakpoint at addr, for the in-process agent; n 0 clears them. A hit
+ * where they are all false then costs no stop once the breakpoint is
+ * patched (patch.c); a true one is reported as usual, and e evaluates
+ * them again itself (bp_goes_on). Returns 0, -ENOENT (no such breakpoint
+ * of e), -E2BIG or -ENOMEM.
+ */
+struct agent_expr;
+int engine_bp_conds(struct engine *e, uint64_t addr, const struct agent_expr *conds, size_t n);
 /* Is the instruction under our breakpoint at addr itself a trap (a "permanent" breakpoint)? */
 bool engine_bp_permanent(struct engine *e, uint64_t addr);
 

@@ -410,14 +410,18 @@ static bool xol_in_flight(struct uproc *p)
  * stopped threads go now, the others at their next stop (leaving.c),
  * without waiting for them here; only threads in the out-of-line
  * machinery are waited for (briefly): an injected syscall's registers
- * must be put back, and a slot may end in a trap of ours.
+ * must be put back, and a slot may end in a trap of ours; so are all
+ * threads of a process with patched breakpoints (patch.c): the jmps go
+ * with every thread stopped and out of the trampolines.
  */
 static void uproc_let_go(struct uproc *p)
 {
 	p->frozen = true;
 	p->attaching = false;
-	if (!p->exited && xol_in_flight(p))
+	if (!p->exited && (xol_in_flight(p) || p->patch_pass))
 		uproc_stop_all_sync(p, tracer_detach_deadline(p->t));
+	if (!p->exited && p->patch_pass)
+		patch_pass(p); /* the jmps out, every thread out of the trampolines */
 	if (!p->exited)
 		xol_release(p);
 	if (!p->exited)

@@ -96,6 +96,8 @@ struct uthread {
 	bool xol_wait;		    /* stays at its breakpoint until a page is mapped */
 	struct arch_xol *xol;	    /* the slot's relocation (for pc fix-ups) */
 	struct xol_inject *xol_inj; /* lent to an injected syscall (xol.c) */
+	uint64_t patch_hit;  /* stopped in this patched breakpoint's trampoline or agent call */
+	bool patch_in_agent; /* ... in the agent (patch.c) */
 	struct arch_regs regs;
 };
 
@@ -107,12 +109,26 @@ struct xol_page {
 	bool dontfork; /* madvise(MADV_DONTFORK) done: a fork child does not get it */
 };
 
+/* A breakpoint whose conditions the in-process agent evaluates (patch.c). */
+struct bp_patch {
+	uint64_t at;   /* its trampoline and program, in xol pages */
+	bool applied;  /* the jmp is in memory (not the int3) */
+	bool unwanted; /* back to an int3 (or nothing) at the next pass */
+	struct arch_patch code;
+};
+
 struct swbp {
 	struct swbp *next;
 	uint64_t addr;
-	uint64_t owners; /* engines that inserted it */
+	uint64_t owners; /* engines that inserted it; 0: a patch left to undo (patch.c) */
 	uint8_t orig[16];
 	bool inserted; /* trap bytes are in memory */
+	/* the in-process agent (patch.c) */
+	uint8_t *cond; /* its conditions, in the agent's program format; NULL: none */
+	uint32_t cond_len;
+	uint64_t cond_owner;   /* the engine (bit) that gave them */
+	const char *patch_why; /* why it is not patched, once tried */
+	struct bp_patch *patch;
 };
 
 struct hwbp {
@@ -189,6 +205,8 @@ struct uproc {
 	bool xol_off;		    /* out of line given up for this process */
 	bool xol_mapping;	    /* a thread is mapping a page (one at a time) */
 	struct engine_xol_stats xol_stats;
+	uint64_t agent_at; /* the in-process agent's code, in xol pages (patch.c) */
+	bool patch_pass;   /* patches to write or undo, every thread stopped */
 };
 
 struct tracer {
@@ -217,6 +235,7 @@ struct tracer {
 	size_t nleaving, leaving_cap;
 	int stop_timeout_ms; /* tracer_set_stop_timeout(); 0: as long as it takes */
 	bool xol;	     /* step over breakpoints out of line (tracer_set_xol) */
+	bool agent;	     /* conditions in the process (tracer_set_agent, patch.c) */
 };
 
 /* tracer.c */
@@ -331,6 +350,46 @@ void xol_exec(struct uproc *p);
 void xol_fork_child(struct uproc *p, pid_t child);
 void xol_release(struct uproc *p);
 void xol_free(struct uproc *p);
+/* n free slots in a row in a page within reach of addr (any page: 0); 0 if none. */
+uint64_t xol_take(struct uproc *p, uint64_t addr, unsigned n);
+void xol_give_back(struct uproc *p, uint64_t addr, unsigned n);
+/* No room in reach of addr: th maps a page (XOL_MAPPING) or waits for one; XOL_NO: cannot. */
+enum xol_result xol_need_page(struct uthread *th, uint64_t addr);
+
+/* patch.c */
+/* The bytes of ours in memory at bp (an int3, or a patch's jmp), and how many. */
+const uint8_t *patch_bytes(const struct uproc *p, const struct swbp *bp, size_t *len);
+/* Should bp become a patch: conditions the agent can run, one owner, room? */
+bool patch_wanted(struct uproc *p, const struct swbp *bp);
+/* Trampoline, program and agent written for bp, through th's stop; the jmp at the next pass. */
+enum xol_result patch_prepare(struct uthread *th, struct swbp *bp);
+/* th at a patched bp, reported there: on from the relocated instruction. */
+enum xol_result patch_go_on(struct uthread *th, struct swbp *bp);
+/* Every thread stopped: write the jmps prepared, undo the patches unwanted. */
+void patch_pass(struct uproc *p);
+/* th stopped: one in a trampoline or the agent is put back at its breakpoint. */
+void patch_stopped(struct uthread *th);
+/* Its stop was a hit of a patched breakpoint (its trap, or a condition's fault): parked. */
+bool patch_classify(struct uthread *th, int sig);
+/* bp loses its last owner: undone now if every thread is stopped; true if bp may go. */
+bool patch_remove(struct uproc *p, struct swbp *bp);
+/* Every thread stopped: the patch whose jmp covers addr (not at its start) undone; false: none. */
+bool patch_undo_under(struct uproc *p, uint64_t addr);
+/*
+ * The crash handler's (async-signal-safe): tid of p, stopped, put back at
+ * its breakpoint if in a trampoline (1) or in the agent (2); 0: neither.
+ */
+int patch_rollback_tid(struct uproc *p, pid_t tid);
+/* patch_site.c */
+/* May ap's jmp go at addr (nothing else reaches the bytes it covers)? NULL, or why not. */
+const char *patch_site_check(struct uproc *p, uint64_t addr, const struct arch_patch *ap);
+/* Is addr under the jmp of an applied patch (past its first byte)? */
+bool patch_under_jmp(struct uproc *p, uint64_t addr);
+/* th about to run: if its pc is between a patch's replaced instructions, their copy instead. */
+void patch_resume(struct uthread *th);
+/* bp's patch dropped (its bytes are not ours any more), or all of it with bp. */
+void patch_forget(struct uproc *p, struct swbp *bp);
+void patch_bp_free(struct uproc *p, struct swbp *bp);
 
 /* bp.c */
 struct swbp *bp_find(struct uproc *p, uint64_t addr);
@@ -348,6 +407,7 @@ void bp_dregs_clear(pid_t tid);
 /* mem.c */
 ssize_t mem_read_raw(struct uproc *p, uint64_t addr, void *buf, size_t len);
 ssize_t mem_write_raw(struct uproc *p, uint64_t addr, const void *buf, size_t len);
+ssize_t mem_read_orig(struct uproc *p, uint64_t addr, void *buf, size_t len);
 int regs_fetch(struct uthread *th, bool xsave);
 int regs_store(struct uthread *th, unsigned which);
 void regs_invalidate(struct uthread *th);

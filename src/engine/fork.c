@@ -65,9 +65,17 @@ static void strip_traps(struct uproc *p, pid_t child, uint64_t keep)
 	if (fd < 0)
 		return;
 	for (struct swbp *bp = p->bps; bp; bp = bp->next) {
-		if (!bp->inserted || (bp->owners & keep))
+		uint8_t buf[16];
+		size_t len;
+
+		patch_bytes(p, bp, &len);
+		if (!bp->inserted || ((bp->owners & keep) && len == p->arch->trap_len))
 			continue;
-		if (pwrite(fd, bp->orig, p->arch->trap_len, (off_t)bp->addr) < 0)
+		/* a patch's jmp leads to pages the child has not (MADV_DONTFORK): an int3 there */
+		memcpy(buf, bp->orig, len);
+		if (bp->owners & keep)
+			memcpy(buf, p->arch->trap_insn, p->arch->trap_len);
+		if (pwrite(fd, buf, len, (off_t)bp->addr) < 0)
 			break;
 	}
 	close(fd);
@@ -97,6 +105,11 @@ static void clone_traps(struct uproc *p, struct uproc *cp, const int map[UPROC_M
 			break;
 		*nb = *bp;
 		nb->owners = owners;
+		nb->cond = NULL; /* the child's conditions are its engines' business */
+		nb->cond_len = 0;
+		nb->cond_owner = 0;
+		nb->patch = NULL; /* an int3 in the child (strip_traps) */
+		nb->patch_why = NULL;
 		nb->next = cp->bps;
 		cp->bps = nb;
 	}

@@ -46,6 +46,38 @@ ssize_t mem_write_raw(struct uproc *p, uint64_t addr, const void *buf, size_t le
 	return n ? n : -EIO;
 }
 
+/* Memory as the program's own: our traps and jmps show the bytes they replaced. */
+ssize_t mem_read_orig(struct uproc *p, uint64_t addr, void *buf, size_t len)
+{
+	ssize_t n;
+
+	n = mem_read_raw(p, addr, buf, len);
+	if (n <= 0)
+		return n;
+	for (struct swbp *bp = p->bps; bp; bp = bp->next) {
+		size_t n_ours;
+		const uint8_t *ours = patch_bytes(p, bp, &n_ours);
+
+		if (!bp->inserted || (p->step_over && p->step_over_addr == bp->addr))
+			continue; /* (lifted for a step over: memory has the original) */
+		for (size_t i = 0; i < n_ours; i++) {
+			uint64_t a = bp->addr + i;
+			uint8_t *b;
+
+			/* no pointer made before the check: one before buf is undefined already */
+			if (a < addr || a >= addr + (uint64_t)n)
+				continue;
+			b = (uint8_t *)buf + (a - addr);
+			if (*b != ours[i]) {
+				bp->inserted = false; /* new code was mapped over it */
+				break;
+			}
+			*b = bp->orig[i];
+		}
+	}
+	return n;
+}
+
 int regs_fetch(struct uthread *th, bool xsave)
 {
 	struct iovec iov;

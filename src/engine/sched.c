@@ -133,6 +133,7 @@ static int resume_thread(struct uthread *th, bool step)
 
 	if (th->dr_dirty)
 		bp_dregs_apply(th);
+	patch_resume(th);
 	if (ptrace(req, th->tid, 0L, (long)uproc_resume_signal(th)) < 0)
 		return -errno; /* ESRCH: it died; its exit status is on the way */
 	th->stopped = false;
@@ -279,7 +280,12 @@ void sched_update(struct uproc *p)
 	if (any_engine_stopped(p))
 		return;
 	if (p->step_over)
-		return; /* one instruction, then sched_step_over_done() */
+		return;	     /* one instruction, then sched_step_over_done() */
+	if (p->patch_pass) { /* jmps to write or undo (patch.c): with every thread stopped */
+		if (!stop_threads(p))
+			return;
+		patch_pass(p);
+	}
 	th = find_step_over(p);
 	if (th) {
 		if (stop_threads(p)) {

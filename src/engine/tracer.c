@@ -41,6 +41,7 @@ struct tracer *tracer_new(void)
 	if (!t)
 		return NULL;
 	t->xol = true;
+	t->agent = true;
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, NULL);
@@ -266,6 +267,11 @@ int tracer_wait_one(struct tracer *t)
 void tracer_set_xol(struct tracer *t, bool on)
 {
 	t->xol = on;
+}
+
+void tracer_set_agent(struct tracer *t, bool on)
+{
+	t->agent = on;
 }
 
 void tracer_set_stop_timeout(struct tracer *t, int ms)

@@ -70,6 +70,7 @@ void uproc_free(struct uproc *p)
 		struct swbp *bp = p->bps;
 
 		p->bps = bp->next;
+		patch_bp_free(p, bp);
 		free(bp);
 	}
 	if (p->memfd >= 0)
@@ -325,8 +326,10 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 			if (o != th)
 				uthread_remove(o);
 		}
-		for (struct swbp *bp = p->bps; bp; bp = bp->next)
+		for (struct swbp *bp = p->bps; bp; bp = bp->next) {
 			bp->inserted = false;
+			patch_forget(p, bp); /* (went with the old address space) */
+		}
 		memset(p->moribund, 0, sizeof(p->moribund));
 		xol_exec(p);
 		p->leader_gone = false; /* the execing thread is the leader now */
@@ -459,6 +462,7 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 		return;
 	}
 	xol_stopped(th);
+	patch_stopped(th);
 	if (event == PTRACE_EVENT_EXIT) {
 		if (p->step_over == th)
 			sched_step_over_done(p);
@@ -482,7 +486,8 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 		return;
 	} else {
 		p->last_event = th;
-		event_classify(th, sig);
+		if (!patch_classify(th, sig))
+			event_classify(th, sig);
 	}
 	if (p->step_over == th)
 		sched_step_over_done(p);

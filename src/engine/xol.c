@@ -317,26 +317,41 @@ static bool map_page_near(struct uthread *th, uint64_t addr)
 
 static void slot_free(struct uthread *th)
 {
-	for (struct xol_page *pg = th->p->xol_pages; pg; pg = pg->next)
-		if (th->xol_slot >= pg->addr && th->xol_slot < pg->addr + XOL_PAGE)
-			pg->used &= ~(1ULL << ((th->xol_slot - pg->addr) / ARCH_XOL_SLOT));
+	xol_give_back(th->p, th->xol_slot, 1);
 	th->xol_slot = 0;
 	th->xol_for = 0;
 }
 
-static uint64_t slot_take(struct uproc *p, uint64_t addr)
+/* n free slots in a row in a page that reaches addr (any page: addr 0); 0 if none. */
+uint64_t xol_take(struct uproc *p, uint64_t addr, unsigned n)
 {
+	uint64_t run = n >= 64 ? ~0ULL : (1ULL << n) - 1;
+
 	for (struct xol_page *pg = p->xol_pages; pg; pg = pg->next) {
-		if (!reaches(p, pg->addr, addr) || pg->used == ~0ULL)
+		if ((addr && !reaches(p, pg->addr, addr)) || pg->used == ~0ULL)
 			continue;
-		for (unsigned i = 0; i < XOL_SLOTS; i++) {
-			if (pg->used & (1ULL << i))
+		for (unsigned i = 0; i + n <= XOL_SLOTS; i++) {
+			if (pg->used & (run << i))
 				continue;
-			pg->used |= 1ULL << i;
+			pg->used |= run << i;
 			return pg->addr + i * ARCH_XOL_SLOT;
 		}
 	}
 	return 0;
+}
+
+void xol_give_back(struct uproc *p, uint64_t addr, unsigned n)
+{
+	uint64_t run = n >= 64 ? ~0ULL : (1ULL << n) - 1;
+
+	for (struct xol_page *pg = p->xol_pages; pg; pg = pg->next)
+		if (addr >= pg->addr && addr < pg->addr + XOL_PAGE)
+			pg->used &= ~(run << ((addr - pg->addr) / ARCH_XOL_SLOT));
+}
+
+static uint64_t slot_take(struct uproc *p, uint64_t addr)
+{
+	return xol_take(p, addr, 1);
 }
 
 /* th's slot holds the relocated instruction at addr (written only when it changes). */
@@ -368,6 +383,20 @@ static int slot_fill(struct uthread *th, uint64_t addr, struct swbp *bp)
 	return 0;
 }
 
+enum xol_result xol_need_page(struct uthread *th, uint64_t addr)
+{
+	struct uproc *p = th->p;
+
+	if (p->xol_mapping) { /* one page at a time: the same hole would be asked for twice */
+		th->xol_wait = true;
+		return XOL_MAPPING;
+	}
+	if (!map_page_near(th, addr))
+		return XOL_NO;
+	p->xol_mapping = true;
+	return XOL_MAPPING;
+}
+
 static enum xol_result fallback(struct uproc *p, const char *why)
 {
 	p->xol_stats.inplace++;
@@ -391,19 +420,14 @@ enum xol_result xol_start(struct uthread *th, uint64_t addr)
 		return fallback(p, "off");
 	if (!bp || bp_is_moribund(p, addr))
 		return XOL_NO;
+	if (bp->patch && bp->patch->applied)
+		return patch_go_on(th, bp);
+	if (patch_wanted(p, bp) && patch_prepare(th, bp) == XOL_MAPPING)
+		return XOL_MAPPING;
 	if (th->xol_slot && !reaches(p, th->xol_slot, addr))
 		slot_free(th);
-	if (!th->xol_slot && !(th->xol_slot = slot_take(p, addr))) {
-		if (p->xol_mapping) { /* one page at a time: the same hole would be asked for twice
-				       */
-			th->xol_wait = true;
-			return XOL_MAPPING;
-		}
-		if (!map_page_near(th, addr))
-			return fallback(p, "no page");
-		p->xol_mapping = true;
-		return XOL_MAPPING;
-	}
+	if (!th->xol_slot && !(th->xol_slot = slot_take(p, addr)))
+		return xol_need_page(th, addr) == XOL_NO ? fallback(p, "no page") : XOL_MAPPING;
 	err = slot_fill(th, addr, bp);
 	if (err)
 		return fallback(p, th->xol && th->xol_for == addr ? th->xol->why : "unreadable");
@@ -466,6 +490,7 @@ void xol_exec(struct uproc *p)
 	}
 	p->xol_sysinsn = 0;
 	p->xol_unmap = 0;
+	p->agent_at = 0;
 	memset(&p->xol_stats, 0, sizeof(p->xol_stats)); /* a new program: its own numbers */
 }
 

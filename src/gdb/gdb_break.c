@@ -38,6 +38,8 @@ int gdb_handle_z(struct gdb_session *s, const char *p, size_t len)
 				       addr); /* gdb evaluates */
 		else if (p[0] == 'z')
 			gdb_cond_clear(s, engine_pid(s->engine), (int)type, addr);
+		if (p[0] == 'Z' && type == 0)
+			gdb_cond_to_engine(s, engine_pid(s->engine), addr);
 	}
 	if (err == -EOPNOTSUPP)
 		return 0; /* not on this target: empty reply */

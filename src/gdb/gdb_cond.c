@@ -78,6 +78,20 @@ int gdb_cond_set(struct gdb_session *s, pid_t pid, int type, uint64_t addr, cons
 	return 0;
 }
 
+/*
+ * The engine gets the conditions too, for the in-process agent (patch.c):
+ * only a breakpoint with conditions and no commands (dprintf prints here).
+ */
+void gdb_cond_to_engine(struct gdb_session *s, pid_t pid, uint64_t addr)
+{
+	struct gdb_cond *c = find(s, pid, 0, addr);
+
+	if (c && c->l.nconds && !c->l.ncmds)
+		engine_bp_conds(s->engine, addr, c->l.conds, c->l.nconds);
+	else
+		engine_bp_conds(s->engine, addr, NULL, 0);
+}
+
 struct cond_ctx {
 	struct engine *e;
 	pid_t tid;

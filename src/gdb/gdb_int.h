@@ -86,6 +86,8 @@ int gdb_cond_set(struct gdb_session *s, pid_t pid, int type, uint64_t addr, cons
 void gdb_cond_clear(struct gdb_session *s, pid_t pid, int type, uint64_t addr);
 void gdb_cond_free_all(struct gdb_session *s);
 bool gdb_cond_false(struct gdb_session *s, const struct engine_stop *st);
+/* The software breakpoint's conditions handed to the engine's in-process agent. */
+void gdb_cond_to_engine(struct gdb_session *s, pid_t pid, uint64_t addr);
 
 /* gdb_nonstop.c */
 void gdb_nonstop_on_stop(struct gdb_session *s, const struct engine_stop *st);

@@ -72,11 +72,11 @@ static void mon_thread_db_path(struct gdb_session *s, const char *arg)
 	monitor_out(s, msg);
 }
 
-/* The out-of-line step-over's numbers for the current process: its fallback rate. */
+/* The out-of-line step-over's and the patches' numbers for the current process. */
 static void mon_stats(struct gdb_session *s, const char *arg)
 {
 	struct engine_xol_stats st;
-	char msg[256];
+	char msg[512];
 
 	(void)arg;
 	if (!s->engine) {
@@ -87,9 +87,14 @@ static void mon_stats(struct gdb_session *s, const char *arg)
 	snprintf(msg, sizeof(msg),
 		 "step-overs out of line: %lu\n"
 		 "step-overs in place: %lu%s%s%s\n"
-		 "threads moved back out of a slot: %lu\n",
+		 "threads moved back out of a slot or trampoline: %lu\n"
+		 "breakpoints patched (conditions in the process): %lu\n"
+		 "breakpoints left as traps: %lu%s%s%s\n",
 		 st.runs, st.inplace, st.last_why ? " (last: " : "", st.last_why ? st.last_why : "",
-		 st.last_why ? ")" : "", st.caught);
+		 st.last_why ? ")" : "", st.caught, st.patched, st.unpatched,
+		 st.last_unpatched_why ? " (last: " : "",
+		 st.last_unpatched_why ? st.last_unpatched_why : "",
+		 st.last_unpatched_why ? ")" : "");
 	monitor_out(s, msg);
 }
 

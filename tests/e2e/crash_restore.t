@@ -43,7 +43,7 @@ crash_case() {
 	(($#)) || set -- 'set breakpoint condition-evaluation target' 'break work if i == -1' continue
 	last=${*: -1}
 	start_reader "$PROG" 8 20000 wait
-	UTRACED_CRASH=$spec SERVER=$CRASHER start_server --attach :0 "$READER_PID" ||
+	UTRACED_CRASH=$spec SERVER=$CRASHER start_server ${CRASH_OPTS:-} --attach :0 "$READER_PID" ||
 		bail "$what: the server did not attach"
 	srv_pid=$SERVER_PID
 	rm -f "$WORK/armed"
@@ -72,8 +72,15 @@ program_whole 'mid-attach'
 close_reader
 
 crash_case packet:25:bus "at gdb's 25th packet"
-crash_case stop:3000:segv 'at the 3000th stop, hits in flight'
-crash_case xol:2000:abort 'at the 2000th out-of-line step'
+# (out of line: with the agent, a false condition makes no stop at all)
+CRASH_OPTS=--agent=off crash_case stop:3000:segv 'at the 3000th stop, hits in flight'
+CRASH_OPTS=--agent=off crash_case xol:2000:abort 'at the 2000th out-of-line step'
 crash_case detach:1:ill 'mid-detach' 'break work' continue detach
+# the conditions in the program (patch.c): gdb prints and goes on at each
+# true one (every 200th call) while the other threads run through their
+# trampolines; the 300th stop is the daemon's last
+crash_case stop:300:segv 'agent: patched, threads in trampolines' \
+	'set breakpoint condition-evaluation target' 'dprintf work,"hit %ld\n", i' \
+	'condition 1 i % 200 == 0' continue
 
 done_testing

@@ -1,8 +1,9 @@
 #!/bin/bash
 # xol_cond: breakpoints that the server steps over by itself, out of line
-# (src/engine/xol.c), in hot loops of 1, 8 and 64 threads: a condition
-# evaluated by the server (true once per thread: every true hit reported,
-# no false one), agent-style dprintf (every line, in order per thread),
+# (src/engine/xol.c, --agent=off), or whose conditions run inside the
+# program (src/engine/patch.c, the default), in hot loops of 1, 8 and 64
+# threads: a condition true once per thread (every true hit reported, no
+# false one), agent-style dprintf (every line, in order per thread),
 # detach at a true hit, gdb killed with -9 in the middle of the loop. The
 # program checks its own sums and that its code is the file's again.
 . "$(dirname "$0")/../lib/e2e.sh"
@@ -16,13 +17,19 @@ stats_of() {
 }
 
 # --- a condition true once per thread, 1, 8 and 64 threads
-for spec in 1:4000 8:600 64:100; do
+for spec in off:1:4000 off:8:600 off:64:100 on:1:10000 on:8:6000 on:64:1000; do
+	agent=${spec%%:*} spec=${spec#*:}
 	n=${spec%:*} iters=${spec#*:}
 	conts=()
 	for ((i = 0; i <= n; i++)); do
 		conts+=(continue)
 	done
-	launch "$PROG" "$n" "$iters"
+	if server_is_gdbserver; then
+		[[ $agent == on ]] && continue
+		launch "$PROG" "$n" "$iters"
+	else
+		start_server --agent="$agent" :0 "$PROG" "$n" "$iters" || bail "the server did not start"
+	fi
 	remote_gdb "$PROG" "${SETUP[@]}" "break work if i == $((iters - 1))" \
 		"${conts[@]:0:n}" 'monitor utraced stats' delete continue
 	hits=$(grep -c "hit Breakpoint 1, work (id=[0-9]*, i=$((iters - 1)))" <<<"$GDB_OUT")
@@ -34,12 +41,21 @@ for spec in 1:4000 8:600 64:100; do
 	exited_with 0 "$n threads"
 	like "$(program_output)" '^sums ok$' "$n threads: every call made, none twice"
 	like "$(program_output)" '^text ok$' "$n threads: the code is the file's again"
-	if ! server_is_gdbserver; then
-		runs=$(stats_of 'step-overs out of line') inplace=$(stats_of 'step-overs in place')
+	runs=$(stats_of 'step-overs out of line') inplace=$(stats_of 'step-overs in place')
+	patched=$(stats_of 'breakpoints patched[^:]*')
+	if server_is_gdbserver; then
+		:
+	elif [[ $agent == off ]]; then
 		# (fewer than n * iters: while gdb steps over its own breakpoint
 		# after a true hit, z0 lifts it and the others run through)
 		ok "$n threads: false hits went out of line (${runs:-?})" eval '((${runs:-0} >= iters - 1))'
 		is "${inplace:-?}" 0 "$n threads: none in place" || diag "$(grep -A2 '^step-overs out' <<<"$GDB_OUT")"
+	else
+		is "${patched:-?}" 1 "$n threads, agent: the breakpoint patched" ||
+			diag "$(grep -A5 '^step-overs out' <<<"$GDB_OUT")"
+		ok "$n threads, agent: the false hits cost no stop (${runs:-?} out of line)" \
+			eval '((${runs:-0} < n * iters / 10))'
+		is "${inplace:-?}" 0 "$n threads, agent: none in place"
 	fi
 done
 
@@ -58,12 +74,12 @@ done
 is "${bad:-none}" none 'dprintf: each thread its i in order'
 like "$out" '^sums ok$' 'dprintf: every call made once'
 
-# attached WHAT GDB-CMD...: hot_threads 8 20000, waiting for its go, utraced
-# attached to it, gdb (in the background) runs the commands; then go.
+# attached WHAT GDB-CMD...: hot_threads 8 ITERS (20000), waiting for its go,
+# utraced attached to it, gdb (in the background) runs the commands; then go.
 attached() {
 	local what=$1
 	shift
-	start_reader "$PROG" 8 20000 wait
+	start_reader "$PROG" 8 "${ITERS:-20000}" wait
 	start_server ${ATTACH_OPTS:-} --attach :0 "$READER_PID" || bail "$what: server did not attach"
 	remote_gdb_bg "$WORK/$what.out" "$PROG" "${SETUP[@]}" "$@"
 	ok "$what: gdb continues" wait_until eval 'pid_running $READER_PID'
@@ -103,7 +119,8 @@ unlike "$(cat "$WORK/signals.out")" 'SIGTRAP|SIGSEGV|SIGILL' 'signals: no stray 
 if server_is_gdbserver; then
 	skip 10 'gdbserver holds an attached program when its gdb dies'
 else
-	attached kill9 'break work if i == -1' continue
+	# (patched, a false hit costs little: enough calls to outlast gdb)
+	ITERS=100000000 attached kill9 'break work if i == -1' continue
 	sleep 0.5
 	kill -9 "$GDB_PID"
 	program_ends 'kill -9' detached

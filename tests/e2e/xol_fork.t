@@ -1,6 +1,7 @@
 #!/bin/bash
-# xol_fork: breakpoints stepped over out of line (src/engine/xol.c) while
-# the program forks and execs. Fork: 20 children made while 4 threads run
+# xol_fork: breakpoints stepped over out of line (src/engine/xol.c), or
+# patched (src/engine/patch.c, the conditions in the program), while the
+# program forks and execs; each case with --agent=off and on. Fork: 20 children made while 4 threads run
 # through a false condition; every child calls the function too (a trap
 # left in it would kill it) and checks it was not given the scratch page
 # (the page is MADV_DONTFORK). Exec: the program execs while its threads
@@ -15,36 +16,53 @@ stats_of() {
 	sed -n "s/^$1: \\([0-9]*\\).*/\\1/p" <<<"$GDB_OUT" | tail -1
 }
 
-# --- fork
-launch "$PROG" 4 10000 fork
-remote_gdb "$PROG" "${SETUP[@]}" 'break work if i == -1' "break xol_forks.c:$END" \
-	continue 'monitor utraced stats' continue
-like "$GDB_OUT" '^\[Detaching after fork from child process [0-9]+\]' 'fork: gdb sees the forks'
-like "$GDB_OUT" "hit Breakpoint 2, main .*xol_forks\\.c:$END" 'fork: the end reached, no other stop'
-exited_with 0 fork
-like "$(program_output)" '^children ok$' 'fork: every child ran the function, no page of ours in it' ||
-	diag "$(program_output)"
-like "$(program_output)" '^sums ok$' 'fork: every call made once'
-if ! server_is_gdbserver; then
-	runs=$(stats_of 'step-overs out of line') inplace=$(stats_of 'step-overs in place')
-	ok "fork: out of line (${runs:-?})" eval '((${runs:-0} >= 40000))'
-	is "${inplace:-?}" 0 'fork: none in place'
-fi
+for agent in off on; do
+	opts=(--agent="$agent")
+	server_is_gdbserver && opts=()
+	[[ $agent == on ]] && server_is_gdbserver && continue
 
-# --- exec with threads in the loop
-launch "$PROG" 4 40000 exec
-remote_gdb "$PROG" "${SETUP[@]}" 'break work if i == -1' "break xol_forks.c:$END" \
-	continue 'monitor utraced stats' continue
-like "$GDB_OUT" 'is executing new program' 'exec: gdb sees the exec'
-like "$GDB_OUT" "Breakpoint 2, main .*xol_forks\\.c:$END" 'exec: the end of the new image reached'
-exited_with 0 exec
-like "$(program_output)" '^after exec$' 'exec: the new image ran' || diag "$(program_output)"
-like "$(program_output)" '^sums ok$' 'exec: its calls made once'
-if ! server_is_gdbserver; then
-	runs=$(stats_of 'step-overs out of line') inplace=$(stats_of 'step-overs in place')
-	# (the numbers start again at the exec: the new image's 100 calls)
-	is "${runs:-?}" 100 "exec: the new image's calls out of line"
-	is "${inplace:-?}" 0 'exec: none in place'
-fi
+	# --- fork
+	start_server "${opts[@]}" :0 "$PROG" 4 10000 fork || bail "the server did not start"
+	remote_gdb "$PROG" "${SETUP[@]}" 'break work if i == -1' "break xol_forks.c:$END" \
+		continue 'monitor utraced stats' continue
+	like "$GDB_OUT" '^\[Detaching after fork from child process [0-9]+\]' "fork, agent $agent: gdb sees the forks"
+	# (no "hit": gdb may never have stopped while the threads lived)
+	like "$GDB_OUT" "Breakpoint 2, main .*xol_forks\\.c:$END" "fork, agent $agent: the end reached, no other stop"
+	exited_with 0 "fork, agent $agent"
+	like "$(program_output)" '^children ok$' "fork, agent $agent: every child ran the function, no page of ours in it" ||
+		diag "$(program_output)"
+	like "$(program_output)" '^sums ok$' "fork, agent $agent: every call made once"
+	if ! server_is_gdbserver; then
+		runs=$(stats_of 'step-overs out of line') inplace=$(stats_of 'step-overs in place')
+		patched=$(stats_of 'breakpoints patched[^:]*')
+		if [[ $agent == off ]]; then
+			ok "fork: out of line (${runs:-?})" eval '((${runs:-0} >= 40000))'
+		else
+			is "${patched:-?}" 1 'fork, agent on: patched'
+		fi
+		is "${inplace:-?}" 0 "fork, agent $agent: none in place"
+	fi
+
+	# --- exec with threads in the loop
+	start_server "${opts[@]}" :0 "$PROG" 4 40000 exec || bail "the server did not start"
+	remote_gdb "$PROG" "${SETUP[@]}" 'break work if i == -1' "break xol_forks.c:$END" \
+		continue 'monitor utraced stats' continue
+	like "$GDB_OUT" 'is executing new program' "exec, agent $agent: gdb sees the exec"
+	like "$GDB_OUT" "Breakpoint 2, main .*xol_forks\\.c:$END" "exec, agent $agent: the end of the new image reached"
+	exited_with 0 "exec, agent $agent"
+	like "$(program_output)" '^after exec$' "exec, agent $agent: the new image ran" || diag "$(program_output)"
+	like "$(program_output)" '^sums ok$' "exec, agent $agent: its calls made once"
+	if ! server_is_gdbserver; then
+		runs=$(stats_of 'step-overs out of line') inplace=$(stats_of 'step-overs in place')
+		patched=$(stats_of 'breakpoints patched[^:]*')
+		# (the numbers start again at the exec: the new image's 100 calls)
+		if [[ $agent == off ]]; then
+			is "${runs:-?}" 100 "exec: the new image's calls out of line"
+		else
+			is "${patched:-?}" 1 "exec, agent on: the new image's breakpoint patched"
+		fi
+		is "${inplace:-?}" 0 "exec, agent $agent: none in place"
+	fi
+done
 
 done_testing

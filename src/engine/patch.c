@@ -1,0 +1,388 @@
+/*
+ * patch.c: breakpoints whose conditions run inside the traced process.
+ *
+ * A breakpoint that gdb gave conditions (agent bytecode) and that only one
+ * engine owns starts as an int3, as any other. At its first hit that nobody
+ * reports, the thread's stop is used to write, into xol pages (xol.c), the
+ * in-process agent (src/agent/inproc, once per process), the breakpoint's
+ * program (its conditions) and its trampoline (x86_patch.c). At the next
+ * moment every thread is stopped (sched.c asks for one), the int3 becomes
+ * a jmp to the trampoline: from then on a false condition costs no stop at
+ * all, and a true one (or one the agent cannot evaluate) traps with the
+ * registers of the breakpoint address, reported as a hit there.
+ *
+ * The jmp is written and undone only with every thread stopped, and every
+ * thread that stops inside a trampoline or the agent (a signal, ^C, a
+ * fault of a condition's read) is first put back at its breakpoint
+ * (arch_patch_rollback): nobody ever sees agent code, and no thread is in
+ * a trampoline when it goes. Memory reads show the original bytes, as
+ * under an int3; a step, in place, lifts the jmp like the int3.
+ *
+ * What is not patched stays an int3 with its reason in `monitor utraced
+ * stats`: a second engine's breakpoint at the address, a 32-bit process,
+ * an instruction shorter than the jmp, one that cannot run elsewhere,
+ * conditions too long for the program slot, no page in reach.
+ */
+#include "engine_int.h"
+#include "../agent/agent.h"
+#include "../agent/agent_inproc.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+
+#define TRAMP_SLOTS (ARCH_PATCH_TRAMP / ARCH_XOL_SLOT)
+#define PROG_BYTES  256
+#define PATCH_SLOTS (TRAMP_SLOTS + PROG_BYTES / ARCH_XOL_SLOT)
+
+static unsigned agent_slots(void)
+{
+	return (unsigned)((agent_inproc_blob_len + ARCH_XOL_SLOT - 1) / ARCH_XOL_SLOT);
+}
+
+const uint8_t *patch_bytes(const struct uproc *p, const struct swbp *bp, size_t *len)
+{
+	if (bp->patch && bp->patch->applied) {
+		*len = bp->patch->code.jump_len;
+		return bp->patch->code.jump;
+	}
+	*len = p->arch->trap_len;
+	return p->arch->trap_insn;
+}
+
+bool patch_wanted(struct uproc *p, const struct swbp *bp)
+{
+	return bp->cond && !bp->patch && !bp->patch_why && bp->owners == bp->cond_owner &&
+	       p->arch->kind == ARCH_AMD64 && p->t->xol && p->t->agent && !p->xol_off;
+}
+
+static enum xol_result give_up(struct uproc *p, struct swbp *bp, const char *why)
+{
+	bp->patch_why = why;
+	p->xol_stats.unpatched++;
+	p->xol_stats.last_unpatched_why = why;
+	return XOL_NO;
+}
+
+/* Room in xol pages for the agent and bp's trampoline: XOL_MAPPING while a page comes. */
+static enum xol_result make_room(struct uthread *th, struct swbp *bp, uint64_t *at)
+{
+	struct uproc *p = th->p;
+	enum xol_result r;
+
+	if (!p->agent_at && (p->agent_at = xol_take(p, 0, agent_slots()))) {
+		if (mem_write_raw(p, p->agent_at, agent_inproc_blob, agent_inproc_blob_len) !=
+		    (ssize_t)agent_inproc_blob_len) {
+			xol_give_back(p, p->agent_at, agent_slots());
+			p->agent_at = 0;
+			return give_up(p, bp, "agent not written");
+		}
+	}
+	*at = p->agent_at ? xol_take(p, bp->addr, PATCH_SLOTS) : 0;
+	if (*at)
+		return XOL_GO;
+	r = xol_need_page(th, bp->addr);
+	return r == XOL_NO ? give_up(p, bp, "no page") : r;
+}
+
+/* bp's program (struct agent_inproc_prog and its conditions) at addr. */
+static int write_prog(struct uproc *p, const struct swbp *bp, uint64_t addr)
+{
+	uint8_t buf[PROG_BYTES] = {0};
+	struct agent_inproc_prog *prog = (void *)buf;
+
+	prog->pc = bp->addr;
+	prog->nconds = 0;
+	for (size_t off = 0; off + 4 <= bp->cond_len; prog->nconds++) {
+		uint32_t len;
+
+		memcpy(&len, bp->cond + off, 4);
+		off += 4 + ((len + 3) & ~3u);
+	}
+	prog->size = (uint32_t)(sizeof(*prog) + bp->cond_len);
+	memcpy(buf + sizeof(*prog), bp->cond, bp->cond_len);
+	return mem_write_raw(p, addr, buf, prog->size) == (ssize_t)prog->size ? 0 : -EIO;
+}
+
+enum xol_result patch_prepare(struct uthread *th, struct swbp *bp)
+{
+	struct uproc *p = th->p;
+	struct bp_patch *pt;
+	uint8_t insn[32];
+	enum xol_result r;
+	uint64_t at;
+	ssize_t n;
+
+	if (sizeof(struct agent_inproc_prog) + bp->cond_len > PROG_BYTES)
+		return give_up(p, bp, "conditions too long");
+	r = make_room(th, bp, &at);
+	if (r != XOL_GO)
+		return r;
+	n = mem_read_orig(p, bp->addr, insn, sizeof(insn));
+	pt = calloc(1, sizeof(*pt));
+	if (n < (ssize_t)p->arch->trap_len || !pt) {
+		free(pt);
+		xol_give_back(p, at, PATCH_SLOTS);
+		return give_up(p, bp, n < 0 ? "unreadable" : "out of memory");
+	}
+	pt->at = at;
+	arch_patch_prepare(p->arch, insn, (size_t)n, bp->addr, at, p->agent_at,
+			   at + ARCH_PATCH_TRAMP, &pt->code);
+	if (!pt->code.why)
+		pt->code.why = patch_site_check(p, bp->addr, &pt->code);
+	if (!pt->code.why &&
+	    (write_prog(p, bp, at + ARCH_PATCH_TRAMP) < 0 ||
+	     mem_write_raw(p, at, pt->code.code, pt->code.code_len) != (ssize_t)pt->code.code_len))
+		pt->code.why = "not written";
+	if (pt->code.why) {
+		give_up(p, bp, pt->code.why);
+		free(pt);
+		xol_give_back(p, at, PATCH_SLOTS);
+		return XOL_NO;
+	}
+	bp->patch = pt;
+	p->patch_pass = true; /* the jmp goes in with every thread stopped */
+	return XOL_NO;	      /* this hit goes on out of line, as before */
+}
+
+enum xol_result patch_go_on(struct uthread *th, struct swbp *bp)
+{
+	struct uproc *p = th->p;
+
+	if (regs_fetch(th, false) < 0)
+		return XOL_NO;
+	arch_set_pc(p->arch, &th->regs, bp->patch->at + bp->patch->code.go_off);
+	if (regs_store(th, ARCH_RS_GP) < 0)
+		return XOL_NO;
+	p->xol_stats.runs++;
+	return XOL_GO;
+}
+
+void patch_forget(struct uproc *p, struct swbp *bp)
+{
+	if (bp->patch)
+		xol_give_back(p, bp->patch->at, PATCH_SLOTS);
+	free(bp->patch);
+	bp->patch = NULL;
+}
+
+void patch_bp_free(struct uproc *p, struct swbp *bp)
+{
+	patch_forget(p, bp);
+	free(bp->cond);
+	bp->cond = NULL;
+}
+
+/* The jmp in: bp's int3 is still there (nobody replaced the code meanwhile). */
+static void apply(struct uproc *p, struct swbp *bp)
+{
+	struct bp_patch *pt = bp->patch;
+	size_t len = pt->code.jump_len;
+	uint8_t cur[8];
+
+	if (mem_read_raw(p, bp->addr, cur, len) != (ssize_t)len ||
+	    memcmp(cur, p->arch->trap_insn, p->arch->trap_len)) {
+		give_up(p, bp, "code changed");
+		patch_forget(p, bp);
+		return;
+	}
+	memcpy(bp->orig + p->arch->trap_len, cur + p->arch->trap_len, len - p->arch->trap_len);
+	if (mem_write_raw(p, bp->addr, pt->code.jump, len) != (ssize_t)len)
+		return;
+	pt->applied = true;
+	p->xol_stats.patched++;
+}
+
+/* The jmp out: an int3 again (still owned) or the original (a patch left to undo). */
+static void undo(struct uproc *p, struct swbp *bp)
+{
+	size_t len = bp->patch->code.jump_len;
+	uint8_t buf[8];
+
+	memcpy(buf, bp->orig, len);
+	if (bp->owners)
+		memcpy(buf, p->arch->trap_insn, p->arch->trap_len);
+	mem_write_raw(p, bp->addr, buf, len);
+	bp->patch->applied = false;
+	patch_forget(p, bp);
+}
+
+void patch_pass(struct uproc *p)
+{
+	struct swbp **pp = &p->bps, *bp;
+
+	p->patch_pass = false;
+	for_each_thread(p, th) patch_stopped(th); /* (done at each stop; a detach's too) */
+	while ((bp = *pp)) {
+		bool keep = bp->owners && bp->cond && bp->owners == bp->cond_owner &&
+			    !(bp->patch && bp->patch->unwanted);
+
+		if (bp->patch && bp->patch->applied && !keep)
+			undo(p, bp);
+		else if (bp->patch && !bp->patch->applied && !keep)
+			patch_forget(p, bp);
+		else if (bp->patch && !bp->patch->applied && bp->inserted)
+			apply(p, bp);
+		if (!bp->owners) { /* a patch left to undo: now gone */
+			*pp = bp->next;
+			patch_bp_free(p, bp);
+			free(bp);
+			continue;
+		}
+		pp = &bp->next;
+	}
+}
+
+bool patch_undo_under(struct uproc *p, uint64_t addr)
+{
+	for (struct swbp *bp = p->bps; bp; bp = bp->next) {
+		if (!bp->patch || !bp->patch->applied || addr <= bp->addr ||
+		    addr >= bp->addr + bp->patch->code.jump_len)
+			continue;
+		undo(p, bp);
+		bp->patch_why = "another breakpoint under the jmp";
+		if (!bp->owners) /* (a patch left to undo: its bp goes at the next pass) */
+			p->patch_pass = true;
+		return true;
+	}
+	return false;
+}
+
+bool patch_remove(struct uproc *p, struct swbp *bp)
+{
+	if (!bp->patch || !bp->patch->applied || p->exited || sched_all_stopped(p))
+		return true; /* the usual restore of its bytes will do */
+	p->patch_pass = true;
+	return false;
+}
+
+static int read_stack(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	ssize_t n = mem_read_raw(ctx, addr, buf, len);
+
+	return n == (ssize_t)len ? 0 : -EIO;
+}
+
+/* The patched breakpoint whose trampoline (or agent call) r's pc is in; NULL: none. */
+static struct swbp *patch_at_pc(struct uproc *p, const struct arch_regs *r, bool *in_agent)
+{
+	uint64_t pc = arch_pc(p->arch, r), ret;
+
+	*in_agent = pc >= p->agent_at && pc < p->agent_at + agent_inproc_blob_len;
+	if (*in_agent) {
+		/* the trampoline's call left its return address below the aligned frame */
+		if (read_stack(p, (r->gp.r15 & ~15ULL) - 8, &ret, 8) < 0)
+			return NULL;
+		pc = ret;
+	}
+	for (struct swbp *bp = p->bps; bp; bp = bp->next)
+		if (bp->patch && pc >= bp->patch->at &&
+		    pc <= bp->patch->at + bp->patch->code.code_len)
+			return bp;
+	return NULL;
+}
+
+void patch_stopped(struct uthread *th)
+{
+	struct uproc *p = th->p;
+	enum arch_patch_where w;
+	struct swbp *bp;
+	bool in_agent;
+
+	th->patch_hit = 0;
+	if (!p->agent_at || !th->stopped || regs_fetch(th, false) < 0)
+		return;
+	bp = patch_at_pc(p, &th->regs, &in_agent);
+	if (!bp)
+		return;
+	w = arch_patch_rollback(&bp->patch->code, bp->patch->at, in_agent, p->arch, &th->regs,
+				read_stack, p);
+	if (w == ARCH_PATCH_OUT || w == ARCH_PATCH_LOST) {
+		regs_invalidate(th);
+		return;
+	}
+	regs_store(th, ARCH_RS_GP);
+	p->xol_stats.caught++;
+	if (w == ARCH_PATCH_HIT || in_agent)
+		th->patch_hit = bp->addr;
+	th->patch_in_agent = in_agent;
+}
+
+bool patch_classify(struct uthread *th, int sig)
+{
+	struct uproc *p = th->p;
+	struct swbp *bp;
+
+	if (!th->patch_hit)
+		return false;
+	/* a true condition's trap; a condition's bad read (gdbserver: the breakpoint stops) */
+	if (th->patch_in_agent ? sig != SIGSEGV && sig != SIGBUS : sig != SIGTRAP)
+		return false;
+	bp = bp_find(p, th->patch_hit);
+	if (bp && bp->owners && bp->inserted) {
+		th->pending = (struct uevent){.kind = UEV_SWBREAK, .addr = th->patch_hit};
+		th->has_pending = true;
+	}
+	return true; /* (a patch being undone: nobody to tell; it goes through again) */
+}
+
+int engine_bp_conds(struct engine *e, uint64_t addr, const struct agent_expr *conds, size_t n)
+{
+	struct uproc *p = e->p;
+	struct swbp *bp = bp_find(p, addr);
+	size_t len = 0, off = 0;
+	uint8_t *buf;
+
+	if (!bp || !(bp->owners & ENGINE_BIT(e)))
+		return -ENOENT;
+	for (size_t i = 0; i < n; i++)
+		len += 4 + ((conds[i].len + 3) & ~(size_t)3);
+	if (len > PROG_BYTES)
+		len = PROG_BYTES + 1; /* too long for the agent: kept, never patched */
+	buf = n ? calloc(1, len) : NULL;
+	if (n && !buf)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && len <= PROG_BYTES; i++) {
+		uint32_t l = (uint32_t)conds[i].len;
+
+		memcpy(buf + off, &l, 4);
+		memcpy(buf + off + 4, conds[i].code, l);
+		off += 4 + ((l + 3) & ~3u);
+	}
+	if (buf && bp->cond && bp->cond_len == len && !memcmp(bp->cond, buf, len)) {
+		free(buf); /* gdb sends them again at each resume: the patch stays */
+		return 0;
+	}
+	free(bp->cond);
+	bp->cond = buf;
+	bp->cond_len = (uint32_t)len;
+	bp->cond_owner = buf ? ENGINE_BIT(e) : 0;
+	bp->patch_why = NULL; /* new conditions: worth a new try */
+	if (bp->patch) {
+		bp->patch->unwanted = true; /* its program is the old one */
+		p->patch_pass = true;
+	}
+	return 0;
+}
+
+int patch_rollback_tid(struct uproc *p, pid_t tid)
+{
+	struct arch_regs r;
+	enum arch_patch_where w;
+	struct swbp *bp;
+	bool in_agent;
+
+	if (!p->agent_at || ptrace(PTRACE_GETREGS, tid, 0L, &r.gp) < 0)
+		return 0;
+	bp = patch_at_pc(p, &r, &in_agent);
+	if (!bp)
+		return 0;
+	w = arch_patch_rollback(&bp->patch->code, bp->patch->at, in_agent, p->arch, &r, read_stack,
+				p);
+	if (w == ARCH_PATCH_OUT || w == ARCH_PATCH_LOST ||
+	    ptrace(PTRACE_SETREGS, tid, 0L, &r.gp) < 0)
+		return 0;
+	return in_agent ? 2 : 1;
+}
