@@ -385,6 +385,8 @@ int patch_rollback_tid(struct uproc *p, pid_t tid);
 const char *patch_site_check(struct uproc *p, uint64_t addr, const struct arch_patch *ap);
 /* Is addr under the jmp of an applied patch (past its first byte)? */
 bool patch_under_jmp(struct uproc *p, uint64_t addr);
+/* The applied patch whose replaced bytes hold pc (its address included); NULL: none. */
+struct swbp *patch_covering(struct uproc *p, uint64_t pc);
 /* th about to run: if its pc is between a patch's replaced instructions, their copy instead. */
 void patch_resume(struct uthread *th);
 /* bp's patch dropped (its bytes are not ours any more), or all of it with bp. */

@@ -106,12 +106,22 @@ bool patch_under_jmp(struct uproc *p, uint64_t addr)
 	return false;
 }
 
+struct swbp *patch_covering(struct uproc *p, uint64_t pc)
+{
+	for (struct swbp *bp = p->bps; bp; bp = bp->next)
+		if (bp->patch && bp->patch->applied && pc >= bp->addr &&
+		    pc < bp->addr + bp->patch->code.replaced)
+			return bp;
+	return NULL;
+}
+
 void patch_resume(struct uthread *th)
 {
 	struct uproc *p = th->p;
 	uint64_t pc, to;
 
-	if (!p->agent_at || regs_fetch(th, false) < 0)
+	/* (stepped in place: the jmp is lifted, the original bytes are there) */
+	if (!p->agent_at || p->step_over == th || regs_fetch(th, false) < 0)
 		return;
 	pc = arch_pc(p->arch, &th->regs);
 	for (struct swbp *bp = p->bps; bp; bp = bp->next) {

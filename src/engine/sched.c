@@ -164,11 +164,17 @@ static struct uthread *find_step_over(struct uproc *p)
 		struct swbp *bp;
 		uint64_t pc;
 
-		if (!runnable(th) || !th->at_bp)
+		/* (a step in a patch's replaced bytes lifts its jmp too: patch_site.c) */
+		if (!runnable(th) || !(th->at_bp || (th->step_mask && p->agent_at)))
 			continue;
 		if (regs_fetch(th, false) < 0)
 			continue;
 		pc = arch_pc(p->arch, &th->regs);
+		if (!th->at_bp) {
+			if (patch_covering(p, pc))
+				return th;
+			continue;
+		}
 		bp = bp_find(p, pc);
 		if (!bp || !bp->inserted) {
 			th->at_bp = false;
@@ -199,6 +205,8 @@ static void start_step_over(struct uproc *p)
 	regs_fetch(th, false);
 	pc = arch_pc(p->arch, &th->regs);
 	bp = bp_find(p, pc);
+	if (!bp && (bp = patch_covering(p, pc)))
+		pc = bp->addr; /* between its replaced instructions: its jmp is lifted */
 	p->step_over_addr = pc;
 	if (bp && bp_trap_present(p, bp))
 		bp_write_insn(p, bp, false);
