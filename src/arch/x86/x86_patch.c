@@ -32,6 +32,7 @@
 #include <Zydis/Zydis.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #define JMP_LEN	   5
@@ -297,28 +298,22 @@ uint64_t arch_patch_resume_pc(const struct arch_patch *pt, uint64_t tramp, uint6
 static bool from_frame(const struct arch_desc *d, struct arch_regs *r, uint64_t fa,
 		       arch_read_fn read, void *ctx)
 {
+#define GP(reg) offsetof(struct user_regs_struct, reg)
+	/* frame slot i is gdb's amd64 register i */
+	static const size_t slot_to_user[16] = {
+		GP(rax), GP(rbx), GP(rcx), GP(rdx), GP(rsi), GP(rdi), GP(rbp), GP(rsp),
+		GP(r8),	 GP(r9),  GP(r10), GP(r11), GP(r12), GP(r13), GP(r14), GP(r15),
+	};
+#undef GP
 	struct agent_inproc_frame f;
-	struct user_regs_struct *g = &r->gp;
 
 	if (read(ctx, fa, &f, sizeof(f)) < 0)
 		return false;
-	g->rax = f.gpr[0];
-	g->rbx = f.gpr[1];
-	g->rcx = f.gpr[2];
-	g->rdx = f.gpr[3];
-	g->rsi = f.gpr[4];
-	g->rdi = f.gpr[5];
-	g->rbp = f.gpr[6];
-	g->rsp = fa + FRAME_SIZE + AGENT_INPROC_RED_ZONE;
-	g->r8 = f.gpr[8];
-	g->r9 = f.gpr[9];
-	g->r10 = f.gpr[10];
-	g->r11 = f.gpr[11];
-	g->r12 = f.gpr[12];
-	g->r13 = f.gpr[13];
-	g->r14 = f.gpr[14];
-	g->r15 = f.gpr[15];
-	g->eflags = f.eflags;
+	for (int i = 0; i < 16; i++)
+		memcpy((char *)&r->gp + slot_to_user[i], &f.gpr[i], 8);
+	r->gp.rsp =
+		fa + FRAME_SIZE + AGENT_INPROC_RED_ZONE; /* (its slot: after the first pushes) */
+	r->gp.eflags = f.eflags;
 	(void)d;
 	return true;
 }
