@@ -135,7 +135,7 @@ $(B)/tests/%: tests/lib/%.c
 	$(CC) $(CFLAGS) -o $@ $<
 
 # Test programs: no optimisation, full debug info, like a user's debug build.
-$(B)/inferiors/%: tests/inferiors/%.c
+$(B)/inferiors/%: tests/inferiors/%.c $(wildcard tests/inferiors/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -g -O0 -pthread -o $@ $<
 
@@ -144,7 +144,7 @@ $(B)/inferiors/tls_vars_static: tests/inferiors/tls_vars.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -g -O0 -pthread -static -o $@ $<
 
-$(B)/inferiors32/%: tests/inferiors/%.c
+$(B)/inferiors32/%: tests/inferiors/%.c $(wildcard tests/inferiors/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -m32 -g -O0 -pthread -o $@ $<
 

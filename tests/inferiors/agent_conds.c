@@ -9,13 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text_ok.h"
+
 struct item {
 	int key;
 	long val;
 	struct item *next;
 };
 
-extern const char __executable_start[];
 static struct item items[8];
 long g_total;
 int g_flag;
@@ -23,21 +24,6 @@ int g_flag;
 __attribute__((noinline)) void visit(struct item *it, long i)
 {
 	g_total += it->val + (i & 1); /* LINE:visit-body */
-}
-
-static int text_ok(void)
-{
-	size_t off = (size_t)((const char *)visit - __executable_start);
-	unsigned char file[32];
-	FILE *f = fopen("/proc/self/exe", "rb");
-	int ok;
-
-	if (!f)
-		return 0;
-	ok = fseek(f, (long)off, SEEK_SET) == 0 && fread(file, 1, sizeof(file), f) == sizeof(file) &&
-	     memcmp(file, (const void *)visit, sizeof(file)) == 0;
-	fclose(f);
-	return ok;
 }
 
 int main(int argc, char **argv)
@@ -54,6 +40,6 @@ int main(int argc, char **argv)
 		visit(&items[i % 8], i);
 	}
 	printf("total %ld\n", g_total);
-	printf(text_ok() ? "text ok\n" : "text modified\n");
+	printf(text_ok((const void *)visit) ? "text ok\n" : "text modified\n");
 	return 0;
 }
