@@ -4,7 +4,9 @@
 # in a hot loop of 4 threads: each engine evaluates its own conditions at
 # every hit, nobody reports anything, every hit is stepped over out of
 # line (none in place), the program does every call once and both gdbs see
-# it exit. Then a true condition of B only: B is told, A is not.
+# it exit. Then a true condition of B only: B is told, A is not. (With
+# --agent=off: the in-process agent takes over a breakpoint one engine
+# owns, and gives it back to the int3 when a second one inserts there.)
 . "$(dirname "$0")/../lib/e2e.sh"
 server_is_gdbserver && skip_all 'needs utraced engines'
 
@@ -24,7 +26,9 @@ two_gdbs() {
 	for ((; n > 0; n--)); do
 		conts+=(continue)
 	done
-	launch "$PROG" 4 3000
+	# (out of line: with the agent, A's breakpoint would run patched until
+	# B inserts at its address, and the counts would depend on when)
+	start_server --agent="${AGENT:-off}" :0 "$PROG" 4 3000 || bail 'the server did not start'
 	SOCK=$(rendezvous_sock "$INFERIOR_PID")
 	wait_until test -S "$SOCK" || bail 'no rendezvous socket'
 	rm -f "$WORK/b_joined"
@@ -52,7 +56,7 @@ unlike "$B_OUT" 'hit Breakpoint|SIGTRAP|SIGSEGV|SIGILL' 'B: no stop but the exit
 like "$A_OUT" "^\\[Inferior 1 \\(process $INFERIOR_PID\\) exited normally\\]" 'A sees the exit'
 like "$B_OUT" "exited normally" 'B sees the exit'
 like "$(program_output)" '^sums ok$' 'every call made once'
-like "$A_OUT" '^step-overs in place: 0$' 'every step-over out of line'
+like "$A_OUT" '^step-overs in place: 0$' 'every step-over out of line' || diag "$(grep -A5 "^step-overs out" <<<"$A_OUT")"
 like "$A_OUT" '^step-overs out of line: [1-9][0-9]{4}$' 'at least 10000 of them'
 ok 'the server exits' server_exits
 
@@ -62,5 +66,18 @@ is "$(grep -c 'hit Breakpoint 1, work (id=[0-3], i=2999)' <<<"$B_OUT")" 4 'B: it
 unlike "$A_OUT" 'hit Breakpoint 1|SIGTRAP' 'A: none of them'
 like "$(program_output)" '^sums ok$' 'every call made once'
 ok 'the server exits' server_exits
+
+# --- the same with the agent: A's breakpoint patched until B inserts at
+# its address (then an int3 again), B's next-instruction one patched
+AGENT=on two_gdbs 'agent, false' 0 'break work if $rsp == 0' 'break *((char *)work + 1) if $rsp == 0'
+unlike "$A_OUT" 'hit Breakpoint 1|SIGTRAP|SIGSEGV|SIGILL' 'agent: A: no stop but the exit'
+unlike "$B_OUT" 'hit Breakpoint|SIGTRAP|SIGSEGV|SIGILL' 'agent: B: no stop but the exit'
+like "$(program_output)" '^sums ok$' 'agent: every call made once'
+ok 'agent: the server exits' server_exits
+AGENT=on two_gdbs 'agent, true' 4 'break work if i == 2999'
+is "$(grep -c 'hit Breakpoint 1, work (id=[0-3], i=2999)' <<<"$B_OUT")" 4 'agent: B: its 4 true hits'
+unlike "$A_OUT" 'hit Breakpoint 1|SIGTRAP' 'agent: A: none of them'
+like "$(program_output)" '^sums ok$' 'agent: every call made once'
+ok 'agent: the server exits' server_exits
 
 done_testing
