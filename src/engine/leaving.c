@@ -133,6 +133,22 @@ void leaving_let_go(const struct leaving *l, int status)
 	ptrace(PTRACE_DETACH, l->tid, 0L, (long)sig);
 }
 
+/*
+ * A single-step's trap is a signal (TRAP_TRACE), which an interrupt's stop
+ * overtakes and leaves queued: detached then, the thread would die of it.
+ */
+bool leaving_step_trap_queued(pid_t tid)
+{
+	struct __ptrace_peeksiginfo_args a = {.off = 0, .flags = 0, .nr = 8};
+	siginfo_t si[8];
+	long n = ptrace(PTRACE_PEEKSIGINFO, tid, &a, si);
+
+	for (long i = 0; i < n; i++)
+		if (si[i].si_signo == SIGTRAP && si[i].si_code == TRAP_TRACE)
+			return true;
+	return false;
+}
+
 bool leaving_status(struct tracer *t, pid_t tid, int status)
 {
 	struct leaving *l = leaving_find(t, tid);
@@ -144,6 +160,10 @@ bool leaving_status(struct tracer *t, pid_t tid, int status)
 		leaving_remove(t, l);
 		return true;
 	}
+	/* its step's trap next (a stop of its own, not passed on), then it goes */
+	if (event == PTRACE_EVENT_STOP && leaving_step_trap_queued(tid) &&
+	    ptrace(PTRACE_CONT, tid, 0L, 0L) == 0)
+		return true;
 	if (event == PTRACE_EVENT_CLONE || event == PTRACE_EVENT_FORK ||
 	    event == PTRACE_EVENT_VFORK)
 		leaving_adopt(t, l, event);
