@@ -107,6 +107,13 @@ static void print_control(struct trc_call *c, uint64_t addr, uint64_t len)
 		if (n++)
 			tp_sep(c);
 		step = print_cmsg(c, buf, off, have);
+		/* The aligned length may run past the end (cmsg_len 17 of 17):
+		 * nothing follows then, as for strace, and off must not pass
+		 * have or have - off wraps. */
+		if (step >= have - off) {
+			off = have;
+			break;
+		}
 		off += step;
 	}
 	if (off < len)

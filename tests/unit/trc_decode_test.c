@@ -202,8 +202,11 @@ static void test_msghdr(void)
 	static const uint64_t iov[2] = {0x5000, 2};
 	static const uint64_t ctl[4] = {20, 1 | (uint64_t)99 << 32}; /* SOL_SOCKET, type 99 */
 	static const uint64_t msg[7] = {0, 0, 0x5100, 1, 0x5200, sizeof(ctl), 0};
+	static const uint64_t ctl17[3] = {17, 1 | (uint64_t)99 << 32, 0};
+	static const uint64_t msg17[7] = {0, 0, 0x5100, 1, 0x5500, 17, 0};
 	struct trc *t = new_trc(NULL);
 
+	map(0x5500, ctl17, sizeof(ctl17));
 	map(0x5000, data, 2);
 	map(0x5100, iov, sizeof(iov));
 	map(0x5200, ctl, sizeof(ctl));
@@ -214,6 +217,13 @@ static void test_msghdr(void)
 	       "SCM_??? */}, ... /* 0x5218 */], msg_controllen=32, msg_flags=0}, 0) = -1 EINVAL "
 	       "(Invalid argument)\n",
 	       "sendmsg: an unknown control message, then what is left as an address");
+	/* cmsg_len 17 = msg_controllen: its aligned length (24) runs past the end. */
+	map(0x5400, msg17, sizeof(msg17));
+	is_str(call(t, SYS_sendmsg, 3, 0x5400, 0, 0, 0, 0, -EINVAL),
+	       "sendmsg(3, {msg_name=NULL, msg_namelen=0, msg_iov=[{iov_base=\"hi\", iov_len=2}], "
+	       "msg_iovlen=1, msg_control=[{cmsg_len=17, cmsg_level=SOL_SOCKET, cmsg_type=0x63 /* "
+	       "SCM_??? */}], msg_controllen=17, msg_flags=0}, 0) = -1 EINVAL (Invalid argument)\n",
+	       "sendmsg: a control message whose aligned length passes msg_controllen");
 	is_str(call(t, SYS_sendmsg, 3, 0x9000, 0, 0, 0, 0, -EFAULT),
 	       "sendmsg(3, 0x9000, 0)                   = -1 EFAULT (Bad address)\n",
 	       "sendmsg: an unreadable msghdr");
