@@ -4,6 +4,9 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP
 LDFLAGS ?=
 B       := build
+# One version for the binaries, the man pages and the package (debian/changelog is checked
+# against it by tests/e2e/install.t).
+VERSION := $(shell cat VERSION)
 
 # `make check` and `make demo` install what they need first (tests/lib/deps.sh),
 # so that a fresh machine has libfuse3-dev before FUSE support is looked for.
@@ -49,6 +52,10 @@ $(B)/utraced: $(OBJS) $(TRC_OBJS)
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# --version / -V print the VERSION file's text; rebuilt when it changes.
+$(B)/src/main.o $(B)/src/ustrace/ustrace_main.o: CFLAGS += -DUTRACED_VERSION='"$(VERSION)"'
+$(B)/src/main.o $(B)/src/ustrace/ustrace_main.o: VERSION
 
 # A test build that crashes on demand (src/engine/crash.c, tests/e2e/crash_restore.t):
 # the files with crash points compiled again with them, linked with the others.
