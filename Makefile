@@ -41,9 +41,9 @@ INFERIORS := $(patsubst tests/inferiors/%.c,$(B)/inferiors/%,$(wildcard tests/in
 INFERIORS32 := $(patsubst tests/inferiors/%.c,$(B)/inferiors32/%,$(wildcard tests/inferiors/*.c))
 TOOLS     := $(B)/tests/rspclient $(B)/tests/hw_watch_probe $(B)/utraced-crashtest
 
-.PHONY: all check check-load unit e2e demo clean format format-check check-layers inferiors32 bench
+.PHONY: all man install uninstall check-deb check check-load unit e2e demo clean format format-check check-layers inferiors32 bench
 
-all: $(B)/utraced $(B)/ustrace
+all: $(B)/utraced $(B)/ustrace $(MANS)
 
 # The daemon runs the tracer core itself for trace sessions (src/gdb/gdb_trace.c).
 $(B)/utraced: $(OBJS) $(TRC_OBJS)
@@ -102,6 +102,37 @@ $(B)/libpure.a: $(PURE_OBJS)
 # Everything but main(), for the few tests of tables that name every handler.
 $(B)/libutraced.a: $(filter-out $(B)/src/main.o,$(OBJS))
 	ar rcs $@ $^
+
+# ---------------------------------------------------------------- install
+# Man pages: mdoc sources in man/, the version and date filled in here.
+PREFIX         ?= /usr/local
+BINDIR         ?= $(PREFIX)/bin
+MANDIR         ?= $(PREFIX)/share/man
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+BASHCOMPDIR    ?= $(PREFIX)/share/bash-completion/completions
+MANS      := $(B)/man/utraced.1 $(B)/man/ustrace.1
+MAN_DATE  := $(shell date -u -d @$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || date +%s)} '+%B %-d, %Y')
+
+man: $(MANS)
+$(B)/man/%.1: man/%.1.in VERSION
+	@mkdir -p $(dir $@)
+	sed -e 's/@VERSION@/$(VERSION)/' -e 's/@DATE@/$(MAN_DATE)/' $< >$@
+$(B)/utraced.service: dist/utraced.service
+	@mkdir -p $(dir $@)
+	sed 's|/usr/local/bin/utraced|$(BINDIR)/utraced|' $< >$@
+
+install: all $(MANS) $(B)/utraced.service
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(BASHCOMPDIR)
+	install -m 755 $(B)/utraced $(B)/ustrace $(DESTDIR)$(BINDIR)/
+	install -m 644 $(MANS) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(B)/utraced.service $(DESTDIR)$(SYSTEMDUNITDIR)/
+	install -m 644 completion/utraced completion/ustrace $(DESTDIR)$(BASHCOMPDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/utraced $(DESTDIR)$(BINDIR)/ustrace
+	rm -f $(DESTDIR)$(MANDIR)/man1/utraced.1 $(DESTDIR)$(MANDIR)/man1/ustrace.1
+	rm -f $(DESTDIR)$(SYSTEMDUNITDIR)/utraced.service
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/utraced $(DESTDIR)$(BASHCOMPDIR)/ustrace
 
 # Unit tests link pure code first; libutraced.a only resolves what remains
 # (and what it needs in turn: gdb_trace.o the tracer core).
