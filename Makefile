@@ -51,7 +51,7 @@ $(B)/utraced: $(OBJS) $(TRC_OBJS)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # --version / -V print the VERSION file's text; rebuilt when it changes.
 $(B)/src/main.o $(B)/src/ustrace/ustrace_main.o: CFLAGS += -DUTRACED_VERSION='"$(VERSION)"'
