@@ -185,6 +185,10 @@ check: all $(UNITS) $(INFERIORS) $(TOOLS) $(FUZZ_REPLAYS) check-layers
 		echo "32-bit end-to-end tests skipped: this kernel does not run 32-bit programs"; \
 	fi
 
+# The Debian package, built, installed, used and removed (tests/deb/deb.t): slow.
+check-deb: all $(B)/inferiors/breakloop
+	prove -v tests/deb/deb.t
+
 # The load and kill tests (tests/load/): long, so not in `check`. LOAD_SECONDS,
 # LOAD_KILLS and LOAD_PROCS shorten or lengthen them (docs/reliability.md).
 check-load: all $(INFERIORS) $(TOOLS)
