@@ -4,6 +4,9 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP
 LDFLAGS ?=
 B       := build
+# One version for the binaries, the man pages and the package (debian/changelog is checked
+# against it by tests/e2e/install.t).
+VERSION := $(shell cat VERSION)
 
 # `make check` and `make demo` install what they need first (tests/lib/deps.sh),
 # so that a fresh machine has libfuse3-dev before FUSE support is looked for.
@@ -38,9 +41,9 @@ INFERIORS := $(patsubst tests/inferiors/%.c,$(B)/inferiors/%,$(wildcard tests/in
 INFERIORS32 := $(patsubst tests/inferiors/%.c,$(B)/inferiors32/%,$(wildcard tests/inferiors/*.c))
 TOOLS     := $(B)/tests/rspclient $(B)/tests/hw_watch_probe $(B)/utraced-crashtest
 
-.PHONY: all check check-load unit e2e demo clean format format-check check-layers inferiors32 bench
+.PHONY: all man install uninstall check-deb check check-load unit e2e demo clean format format-check check-layers inferiors32 bench
 
-all: $(B)/utraced $(B)/ustrace
+all: $(B)/utraced $(B)/ustrace $(MANS)
 
 # The daemon runs the tracer core itself for trace sessions (src/gdb/gdb_trace.c).
 $(B)/utraced: $(OBJS) $(TRC_OBJS)
@@ -48,7 +51,11 @@ $(B)/utraced: $(OBJS) $(TRC_OBJS)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# --version / -V print the VERSION file's text; rebuilt when it changes.
+$(B)/src/main.o $(B)/src/ustrace/ustrace_main.o: CFLAGS += -DUTRACED_VERSION='"$(VERSION)"'
+$(B)/src/main.o $(B)/src/ustrace/ustrace_main.o: VERSION
 
 # The in-process agent (src/agent/inproc/): the evaluator built again as
 # freestanding position-independent code for utraced to copy into a traced
@@ -119,6 +126,37 @@ $(B)/libpure.a: $(PURE_OBJS)
 $(B)/libutraced.a: $(filter-out $(B)/src/main.o,$(OBJS))
 	ar rcs $@ $^
 
+# ---------------------------------------------------------------- install
+# Man pages: mdoc sources in man/, the version and date filled in here.
+PREFIX         ?= /usr/local
+BINDIR         ?= $(PREFIX)/bin
+MANDIR         ?= $(PREFIX)/share/man
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+BASHCOMPDIR    ?= $(PREFIX)/share/bash-completion/completions
+MANS      := $(B)/man/utraced.1 $(B)/man/ustrace.1
+MAN_DATE  := $(shell date -u -d @$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || date +%s)} '+%B %-d, %Y')
+
+man: $(MANS)
+$(B)/man/%.1: man/%.1.in VERSION
+	@mkdir -p $(dir $@)
+	sed -e 's/@VERSION@/$(VERSION)/' -e 's/@DATE@/$(MAN_DATE)/' $< >$@
+$(B)/utraced.service: dist/utraced.service
+	@mkdir -p $(dir $@)
+	sed 's|/usr/local/bin/utraced|$(BINDIR)/utraced|' $< >$@
+
+install: all $(MANS) $(B)/utraced.service
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(BASHCOMPDIR)
+	install -m 755 $(B)/utraced $(B)/ustrace $(DESTDIR)$(BINDIR)/
+	install -m 644 $(MANS) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(B)/utraced.service $(DESTDIR)$(SYSTEMDUNITDIR)/
+	install -m 644 completion/utraced completion/ustrace $(DESTDIR)$(BASHCOMPDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/utraced $(DESTDIR)$(BINDIR)/ustrace
+	rm -f $(DESTDIR)$(MANDIR)/man1/utraced.1 $(DESTDIR)$(MANDIR)/man1/ustrace.1
+	rm -f $(DESTDIR)$(SYSTEMDUNITDIR)/utraced.service
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/utraced $(DESTDIR)$(BASHCOMPDIR)/ustrace
+
 # Unit tests link pure code first; libutraced.a only resolves what remains
 # (and what it needs in turn: gdb_trace.o the tracer core).
 $(B)/tests/unit/%: tests/unit/%.c $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a
@@ -169,6 +207,10 @@ check: all $(UNITS) $(INFERIORS) $(TOOLS) $(FUZZ_REPLAYS) check-layers
 	else \
 		echo "32-bit end-to-end tests skipped: this kernel does not run 32-bit programs"; \
 	fi
+
+# The Debian package, built, installed, used and removed (tests/deb/deb.t): slow.
+check-deb: all $(B)/inferiors/breakloop
+	prove -v tests/deb/deb.t
 
 # The load and kill tests (tests/load/): long, so not in `check`. LOAD_SECONDS,
 # LOAD_KILLS and LOAD_PROCS shorten or lengthen them (docs/reliability.md).

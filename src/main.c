@@ -14,7 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define UTRACED_VERSION "0.1"
+/* The Makefile passes the VERSION file's text. */
+#ifndef UTRACED_VERSION
+#define UTRACED_VERSION "unknown"
+#endif
 
 static void usage(FILE *f)
 {

@@ -6,6 +6,11 @@
 
 #include "ustrace.h"
 
+/* The Makefile passes the VERSION file's text. */
+#ifndef UTRACED_VERSION
+#define UTRACED_VERSION "unknown"
+#endif
+
 int main(int argc, char **argv)
 {
 	struct ust_opts o;
@@ -20,7 +25,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (o.action == UST_VERSION) {
-		puts("ustrace -- utraced's strace-compatible syscall tracer, version 0.1");
+		puts("ustrace -- utraced's strace-compatible syscall tracer, "
+		     "version " UTRACED_VERSION);
 		return 0;
 	}
 	return ust_run(&o);

@@ -3,7 +3,8 @@
 # drive sessions, gdbserver for side-by-side checks, gcc-multilib for the
 # 32-bit inferiors, libfuse3-dev (with pkg-config, to find it) and fuse3
 # (fusermount3) for `utraced --mount`, libzydis-dev to build at all (the
-# out-of-line step-over decodes instructions). Quiet when everything is there already.
+# out-of-line step-over decodes instructions); man-db, mandoc and
+# bash-completion for the install test. Quiet when everything is there already.
 set -u
 need=()
 command -v gdb >/dev/null || need+=(gdb)
@@ -15,6 +16,10 @@ command -v pkg-config >/dev/null || need+=(pkg-config)
 [[ -e /usr/include/fuse3/fuse_lowlevel.h ]] || need+=(libfuse3-dev)
 command -v fusermount3 >/dev/null || need+=(fuse3)
 [[ -e /usr/include/Zydis/Zydis.h ]] || need+=(libzydis-dev)
+# tests/e2e/install.t: man pages rendered and linted, bash completion loaded
+command -v man >/dev/null || need+=(man-db)
+command -v mandoc >/dev/null || need+=(mandoc)
+[[ -e /usr/share/bash-completion/bash_completion ]] || need+=(bash-completion)
 ((${#need[@]})) || exit 0
 if [[ $(id -u) != 0 ]]; then
 	echo "deps.sh: missing ${need[*]}; install them (apt-get install ${need[*]})" >&2
