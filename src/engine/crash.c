@@ -85,7 +85,8 @@ static void let_thread_go(struct uthread *th, long long deadline)
 		if (!crash_wait_stop(th->tid, deadline, &status))
 			return; /* gone, or stuck: the kernel detaches it when we die */
 		/* a step's trap the interrupt overtook: taken (not passed), else it kills */
-		if ((unsigned)status >> 16 == PTRACE_EVENT_STOP && leaving_step_trap_queued(th->tid) &&
+		if ((unsigned)status >> 16 == PTRACE_EVENT_STOP &&
+		    leaving_step_trap_queued(th->tid) &&
 		    (ptrace(PTRACE_CONT, th->tid, 0L, 0L) < 0 ||
 		     !crash_wait_stop(th->tid, deadline, &status)))
 			return;
