@@ -56,6 +56,14 @@ struct agent_env {
 	int (*read_reg)(void *ctx, int regnum, uint64_t *val);
 	/* Output of the printf opcode (dprintf): len bytes, not NUL-terminated. */
 	int (*print)(void *ctx, const char *text, size_t len);
+	/*
+	 * If set, the printf opcode calls this instead of formatting: the
+	 * offset of its instruction in the code, its format (fmt[0..fmtlen),
+	 * NUL excluded) and its arguments. The in-process agent records them
+	 * for utraced to format.
+	 */
+	int (*print_raw)(void *ctx, size_t insn_pc, const char *fmt, size_t fmtlen,
+			 const uint64_t *args, size_t nargs);
 };
 
 /*
@@ -82,6 +90,15 @@ struct agent_env {
  * evaluates the condition itself (agent_conds_hold() does this).
  */
 int agent_eval(const uint8_t *code, size_t len, const struct agent_env *env, int64_t *result);
+
+/*
+ * Print what the printf instruction at code[insn_pc] prints with args
+ * (recorded elsewhere: the in-process agent's print_raw), through
+ * env->print, %s strings read through env->read_mem. Returns 0, -EINVAL
+ * (no printf there, or another argument count) or the formatter's error.
+ */
+int agent_printf_replay(const uint8_t *code, size_t len, size_t insn_pc, const uint64_t *args,
+			size_t nargs, const struct agent_env *env);
 
 /*
  * Static check of an expression, as done when it arrives: every opcode

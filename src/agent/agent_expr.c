@@ -311,6 +311,27 @@ static int agent_stack_op(struct agent_vm *vm, uint8_t op)
 	return -EINVAL;
 }
 
+/* Format and print (the in-process agent never formats: utraced does). */
+static int agent_printf_text(const struct agent_env *env, const char *fmt, size_t fmtlen,
+			     const uint64_t *args, size_t nargs)
+{
+#ifdef AGENT_FREESTANDING
+	(void)env, (void)fmt, (void)fmtlen, (void)args, (void)nargs;
+	return -EOPNOTSUPP;
+#else
+	char text[AGENT_PRINTF_MAX];
+	size_t textlen;
+	int rc;
+
+	if (!env || !env->print)
+		return -EOPNOTSUPP;
+	rc = agent_format(env, fmt, fmtlen, args, nargs, text, sizeof(text), &textlen);
+	if (rc < 0)
+		return rc;
+	return env->print(env->ctx, text, textlen);
+#endif
+}
+
 /*
  * printf nargs, len16, format: pops the function and channel (unused:
  * we never call into the inferior), then nargs arguments, the first
@@ -318,14 +339,9 @@ static int agent_stack_op(struct agent_vm *vm, uint8_t op)
  */
 static int agent_printf(struct agent_vm *vm)
 {
-#ifdef AGENT_FREESTANDING
-	(void)vm;
-	return -EOPNOTSUPP; /* the in-process agent formats nothing: utraced does */
-#else
 	uint64_t nargs, slen, ignore, args[AGENT_STACK_MAX];
-	char text[AGENT_PRINTF_MAX];
+	size_t insn_pc = vm->pc - 1;
 	const char *fmt;
-	size_t textlen;
 	int rc;
 
 	if ((rc = agent_operand(vm, 1, &nargs)) < 0 || (rc = agent_operand(vm, 2, &slen)) < 0)
@@ -340,15 +356,29 @@ static int agent_printf(struct agent_vm *vm)
 	agent_pop(vm, &ignore);
 	for (size_t i = 0; i < nargs; i++)
 		agent_pop(vm, &args[i]);
-	if (!vm->env || !vm->env->print)
-		return -EOPNOTSUPP;
-	rc = agent_format(vm->env, fmt, slen - 1, args, nargs, text, sizeof(text), &textlen);
-	if (rc < 0)
-		return rc;
-	rc = vm->env->print(vm->env->ctx, text, textlen);
+	if (vm->env && vm->env->print_raw)
+		rc = vm->env->print_raw(vm->env->ctx, insn_pc, fmt, slen - 1, args, nargs);
+	else
+		rc = agent_printf_text(vm->env, fmt, slen - 1, args, nargs);
 	return rc != 0 ? agent_cb_err(rc) : 0;
-#endif
 }
+
+#ifndef AGENT_FREESTANDING
+/* See agent.h. */
+int agent_printf_replay(const uint8_t *code, size_t len, size_t insn_pc, const uint64_t *args,
+			size_t nargs, const struct agent_env *env)
+{
+	size_t slen;
+
+	if (!code || insn_pc >= len || len - insn_pc < 4 || code[insn_pc] != AGENT_OP_PRINTF ||
+	    code[insn_pc + 1] != nargs)
+		return -EINVAL;
+	slen = (size_t)code[insn_pc + 2] << 8 | code[insn_pc + 3];
+	if (slen == 0 || len - insn_pc - 4 < slen || code[insn_pc + 4 + slen - 1] != '\0')
+		return -EINVAL;
+	return agent_printf_text(env, (const char *)code + insn_pc + 4, slen - 1, args, nargs);
+}
+#endif
 
 /* Run the instruction whose opcode was just read; *done at `end`. */
 static int agent_step(struct agent_vm *vm, uint8_t op, bool *done)

@@ -37,21 +37,81 @@ struct agent_inproc_frame {
 #define AGENT_INPROC_RED_ZONE 128 /* bytes below rsp the trampoline leaves alone */
 
 /*
- * One breakpoint's program: its address (the pc the conditions see) and
- * its conditions, each a u32 length and that many bytes of bytecode,
- * padded to 4 bytes. size counts the whole, header included.
+ * One breakpoint's program: its address (the pc the conditions see), its
+ * conditions, then its commands (agent-style dprintf), each a u32 length
+ * and that many bytes of bytecode, padded to 4 bytes. size counts the
+ * whole, header included. out: the process's output region (below), 0
+ * when there are no commands.
  */
 struct agent_inproc_prog {
 	uint64_t pc;
 	uint32_t nconds;
 	uint32_t size;
+	uint32_t ncmds;
+	uint32_t reserved;
+	uint64_t out;
 };
+
+/*
+ * Agent-style dprintf output: a region of the process (read-write,
+ * mapped by utraced) with one ring per thread. A thread claims the free
+ * slot (owner 0) with its thread pointer (%fs:0) and is its ring's only
+ * writer; utraced is its only reader. A hit's records are written past
+ * head, then head moves past them all at once: that store publishes them.
+ * utraced formats them (the format is in the command it knows), prints
+ * them and moves tail. A hit whose records do not fit, or that the agent
+ * cannot record, traps: utraced empties the rings, then runs the commands
+ * itself, so the order of each thread's lines holds and nothing is lost.
+ */
+#define AGENT_OUT_SLOTS 64
+#define AGENT_OUT_RING	65536 /* bytes per thread, a power of two (touched pages only) */
+
+struct agent_out_slot {
+	uint64_t owner; /* thread pointer of the thread writing here; 0: free */
+	uint64_t head;	/* bytes published, ever */
+	uint64_t tail;	/* bytes utraced has taken, ever */
+	uint64_t spare;
+};
+
+struct agent_out_region {
+	struct agent_out_slot slot[AGENT_OUT_SLOTS];
+	uint8_t ring[AGENT_OUT_SLOTS][AGENT_OUT_RING];
+};
+
+/*
+ * One printf's record, 8-byte aligned in its ring (it may wrap): this
+ * header, nargs u64 arguments, then for each argument that a %s prints
+ * (nstr of them, in order) a u16 length, the u8 index of the argument, a
+ * pad byte and the string's bytes, no NUL.
+ */
+struct agent_out_rec {
+	uint32_t len;	 /* the whole record, padding included */
+	uint16_t cmd;	 /* index of the command among the breakpoint's */
+	uint16_t fmt_pc; /* offset of the printf instruction in that command */
+	uint64_t bp;	 /* the breakpoint's address */
+	uint8_t nargs;
+	uint8_t nstr;
+	uint8_t pad[6];
+};
+
+/* Longest %s string copied into a record; a longer one traps. */
+#define AGENT_OUT_STR_MAX 256
+
+/*
+ * Set in the frame's rsp slot (gpr[7], which the trampoline never pops)
+ * just before head is stored: a thread stopped after that store has
+ * printed, and must be taken on past its breakpoint, not back to it (it
+ * would print twice). Below the bit: the slot and the head before.
+ */
+#define AGENT_OUT_MARK	       (1ULL << 63)
+#define AGENT_OUT_MARK_SLOT(m) ((unsigned)((m) >> 48) & 0x7fffu)
+#define AGENT_OUT_MARK_HEAD(m) ((m)&0xffffffffffffULL)
 
 /* The entry's answer. */
 #define AGENT_INPROC_GO	  0 /* every condition false: go on, no stop */
 #define AGENT_INPROC_TRAP 1 /* one holds, or failed: trap, utraced decides */
 
-typedef uint64_t (*agent_inproc_entry_fn)(const struct agent_inproc_frame *f,
+typedef uint64_t (*agent_inproc_entry_fn)(struct agent_inproc_frame *f,
 					  const struct agent_inproc_prog *prog);
 
 /* The blob (generated from agent_inproc.c): copied as is, entry at offset 0. */

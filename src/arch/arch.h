@@ -259,5 +259,12 @@ enum arch_patch_where {
 enum arch_patch_where arch_patch_rollback(const struct arch_patch *pt, uint64_t tramp,
 					  bool in_agent, const struct arch_desc *d,
 					  struct arch_regs *r, arch_read_fn read, void *ctx);
+/*
+ * The address of the frame (struct agent_inproc_frame) of a thread
+ * stopped there (before arch_patch_rollback), or 0 where there is none
+ * yet, or none any more: where the agent's mark can be read.
+ */
+uint64_t arch_patch_frame(const struct arch_patch *pt, uint64_t tramp, bool in_agent,
+			  const struct arch_regs *r);
 
 #endif

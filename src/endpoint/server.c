@@ -520,6 +520,7 @@ static void loop(struct server *sv)
 		int n;
 
 		wait = soonest(wait, attaches_expire(sv));
+		wait = soonest(wait, tracer_tick(sv->t));
 		n = epoll_wait(sv->epfd, evs, 16, wait);
 		if (n < 0 && errno == EINTR)
 			continue;

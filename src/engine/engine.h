@@ -100,6 +100,21 @@ struct engine_event {
 	pid_t child_pid;
 };
 
+/* One recorded printf, for engine_client.bp_printed. */
+struct engine_printed {
+	uint64_t bp;
+	unsigned cmd;
+	size_t fmt_pc;
+	const uint64_t *args;
+	size_t nargs;
+	struct engine_printed_str {
+		uint64_t addr; /* the argument */
+		const char *s;
+		size_t len;
+	} strs[8];
+	size_t nstrs;
+};
+
 /* What a client gives its engine. */
 struct engine_client {
 	void *ctx;
@@ -120,6 +135,14 @@ struct engine_client {
 	 * (out of line: no other thread is stopped for it).
 	 */
 	bool (*bp_goes_on)(void *ctx, struct engine *e, pid_t tid, uint64_t addr);
+	/*
+	 * A printf that the in-process agent recorded for e's breakpoint at
+	 * bp (agent-style dprintf, engine_bp_conds()): command cmd, its
+	 * printf instruction at offset fmt_pc, its arguments; strs[i] holds
+	 * what a %s printed from address args (the string, len bytes). Called
+	 * in each thread's order, from any stop of the process or a timer.
+	 */
+	void (*bp_printed)(void *ctx, struct engine *e, const struct engine_printed *pr);
 	const char *name; /* endpoint description, for `engines` listings */
 	pid_t peer_pid;	  /* client process, when known (else 0) */
 	uid_t peer_uid;
@@ -167,6 +190,12 @@ void tracer_set_agent(struct tracer *t, bool on);
 /* fd to poll for readability (a signalfd for SIGCHLD); then call tracer_poll(). */
 int tracer_fd(struct tracer *t);
 void tracer_poll(struct tracer *t);
+/*
+ * Work the tracer does on time, not on a status (reading the in-process
+ * agents' dprintf output): call it at each loop turn; it returns the ms
+ * until it wants to be called again, -1: only after a poll.
+ */
+int tracer_tick(struct tracer *t);
 /*
  * tracer_poll() without the poll, for a caller with nothing else to wait
  * for: block in wait4 until the next status, handle it, hand out the
@@ -433,18 +462,23 @@ struct engine_xol_stats {
 	unsigned long patched;		/* made a jmp to their trampoline */
 	unsigned long unpatched;	/* tried, left an int3 */
 	const char *last_unpatched_why; /* ... the last one's reason */
+	unsigned long out_lines;	/* dprintf lines the agent recorded (patch_out.c) */
+	unsigned long out_lost;		/* ... batches cut short: a record that did not parse */
 };
 void engine_xol_stats(struct engine *e, struct engine_xol_stats *out);
 /*
- * The conditions (agent bytecode, as in the Z packet) of e's software
- * breakpoint at addr, for the in-process agent; n 0 clears them. A hit
- * where they are all false then costs no stop once the breakpoint is
- * patched (patch.c); a true one is reported as usual, and e evaluates
- * them again itself (bp_goes_on). Returns 0, -ENOENT (no such breakpoint
- * of e), -E2BIG or -ENOMEM.
+ * The conditions and commands (agent bytecode, as in the Z packet) of
+ * e's software breakpoint at addr, for the in-process agent; none clears
+ * them. A hit where the conditions are all false then costs no stop once
+ * the breakpoint is patched (patch.c); a true one is reported as usual,
+ * and e evaluates them again itself (bp_goes_on). With commands (printf:
+ * agent-style dprintf) a true hit records them in the process instead,
+ * and e gets them through bp_printed, with no stop. Returns 0, -ENOENT
+ * (no such breakpoint of e), -E2BIG or -ENOMEM.
  */
 struct agent_expr;
-int engine_bp_conds(struct engine *e, uint64_t addr, const struct agent_expr *conds, size_t n);
+int engine_bp_conds(struct engine *e, uint64_t addr, const struct agent_expr *conds, size_t n,
+		    const struct agent_expr *cmds, size_t ncmds);
 /* Is the instruction under our breakpoint at addr itself a trap (a "permanent" breakpoint)? */
 bool engine_bp_permanent(struct engine *e, uint64_t addr);
 

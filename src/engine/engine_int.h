@@ -106,6 +106,7 @@ struct xol_page {
 	struct xol_page *next;
 	uint64_t addr;
 	uint64_t used; /* slots taken, one bit each */
+	uint64_t len;  /* XOL_PAGE, or the agent's output region (no slots) */
 	bool dontfork; /* madvise(MADV_DONTFORK) done: a fork child does not get it */
 };
 
@@ -126,6 +127,7 @@ struct swbp {
 	/* the in-process agent (patch.c) */
 	uint8_t *cond; /* its conditions, in the agent's program format; NULL: none */
 	uint32_t cond_len;
+	uint32_t cond_ncmds;   /* how many of them, at the end, are commands */
 	uint64_t cond_owner;   /* the engine (bit) that gave them */
 	const char *patch_why; /* why it is not patched, once tried */
 	struct bp_patch *patch;
@@ -205,8 +207,10 @@ struct uproc {
 	bool xol_off;		    /* out of line given up for this process */
 	bool xol_mapping;	    /* a thread is mapping a page (one at a time) */
 	struct engine_xol_stats xol_stats;
-	uint64_t agent_at; /* the in-process agent's code, in xol pages (patch.c) */
-	bool patch_pass;   /* patches to write or undo, every thread stopped */
+	uint64_t agent_at;  /* the in-process agent's code, written there (patch.c) */
+	uint64_t agent_map; /* ... the region mapped for it, 0: none yet */
+	uint64_t agent_out; /* its output region (agent-style dprintf), 0: none yet */
+	bool patch_pass;    /* patches to write or undo, every thread stopped */
 };
 
 struct tracer {
@@ -234,6 +238,7 @@ struct tracer {
 	} * leaving;
 	size_t nleaving, leaving_cap;
 	int stop_timeout_ms; /* tracer_set_stop_timeout(); 0: as long as it takes */
+	long long drain_at;  /* when the agents' dprintf output is read next (patch_out.c) */
 	bool xol;	     /* step over breakpoints out of line (tracer_set_xol) */
 	bool agent;	     /* conditions in the process (tracer_set_agent, patch.c) */
 };
@@ -357,6 +362,11 @@ uint64_t xol_take(struct uproc *p, uint64_t addr, unsigned n);
 void xol_give_back(struct uproc *p, uint64_t addr, unsigned n);
 /* No room in reach of addr: th maps a page (XOL_MAPPING) or waits for one; XOL_NO: cannot. */
 enum xol_result xol_need_page(struct uthread *th, uint64_t addr);
+/*
+ * The same for a region of len bytes anywhere, executable (the agent's
+ * code) or writable (its output): *where is its address once mapped.
+ */
+enum xol_result xol_need_region(struct uthread *th, uint64_t len, bool exec, uint64_t *where);
 
 /* patch.c */
 /* The bytes of ours in memory at bp (an int3, or a patch's jmp), and how many. */
@@ -367,6 +377,8 @@ bool patch_wanted(struct uproc *p, const struct swbp *bp);
 enum xol_result patch_prepare(struct uthread *th, struct swbp *bp);
 /* th at a patched bp, reported there: on from the relocated instruction. */
 enum xol_result patch_go_on(struct uthread *th, struct swbp *bp);
+/* The agent's dprintf records of p, to their engines (patch_out.c). */
+void patch_drain(struct uproc *p);
 /* Every thread stopped: write the jmps prepared, undo the patches unwanted. */
 void patch_pass(struct uproc *p);
 /* th stopped: one in a trampoline or the agent is put back at its breakpoint. */

@@ -28,19 +28,15 @@
 #include "../agent/agent_inproc.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
 
 #define TRAMP_SLOTS (ARCH_PATCH_TRAMP / ARCH_XOL_SLOT)
-#define PROG_BYTES  256
+#define PROG_BYTES  512
 #define PATCH_SLOTS (TRAMP_SLOTS + PROG_BYTES / ARCH_XOL_SLOT)
-
-static unsigned agent_slots(void)
-{
-	return (unsigned)((agent_inproc_blob_len + ARCH_XOL_SLOT - 1) / ARCH_XOL_SLOT);
-}
 
 const uint8_t *patch_bytes(const struct uproc *p, const struct swbp *bp, size_t *len)
 {
@@ -66,41 +62,54 @@ static enum xol_result give_up(struct uproc *p, struct swbp *bp, const char *why
 	return XOL_NO;
 }
 
-/* Room in xol pages for the agent and bp's trampoline: XOL_MAPPING while a page comes. */
+/*
+ * The agent's code (a region of its own: the blob does not fit in a page
+ * of slots), bp's output region if it prints, then room in a page of
+ * slots for its trampoline and program: XOL_MAPPING while one is mapped.
+ */
 static enum xol_result make_room(struct uthread *th, struct swbp *bp, uint64_t *at)
 {
 	struct uproc *p = th->p;
 	enum xol_result r;
 
-	if (!p->agent_at && (p->agent_at = xol_take(p, 0, agent_slots()))) {
-		if (mem_write_raw(p, p->agent_at, agent_inproc_blob, agent_inproc_blob_len) !=
-		    (ssize_t)agent_inproc_blob_len) {
-			xol_give_back(p, p->agent_at, agent_slots());
-			p->agent_at = 0;
-			return give_up(p, bp, "agent not written");
-		}
+	if (!p->agent_map) {
+		r = xol_need_region(th, agent_inproc_blob_len, true, &p->agent_map);
+		return r == XOL_NO ? give_up(p, bp, "no room for the agent") : r;
 	}
-	*at = p->agent_at ? xol_take(p, bp->addr, PATCH_SLOTS) : 0;
+	if (!p->agent_at) {
+		if (mem_write_raw(p, p->agent_map, agent_inproc_blob, agent_inproc_blob_len) !=
+		    (ssize_t)agent_inproc_blob_len)
+			return give_up(p, bp, "agent not written");
+		p->agent_at = p->agent_map;
+	}
+	if (bp->cond_ncmds && !p->agent_out) { /* dprintf: the output region */
+		r = xol_need_region(th, sizeof(struct agent_out_region), false, &p->agent_out);
+		return r == XOL_NO ? give_up(p, bp, "no output region") : r;
+	}
+	*at = xol_take(p, bp->addr, PATCH_SLOTS);
 	if (*at)
 		return XOL_GO;
 	r = xol_need_page(th, bp->addr);
 	return r == XOL_NO ? give_up(p, bp, "no page") : r;
 }
 
-/* bp's program (struct agent_inproc_prog and its conditions) at addr. */
+/* bp's program (struct agent_inproc_prog, its conditions and commands) at addr. */
 static int write_prog(struct uproc *p, const struct swbp *bp, uint64_t addr)
 {
 	uint8_t buf[PROG_BYTES] = {0};
 	struct agent_inproc_prog *prog = (void *)buf;
+	uint32_t nexprs = 0;
 
 	prog->pc = bp->addr;
-	prog->nconds = 0;
-	for (size_t off = 0; off + 4 <= bp->cond_len; prog->nconds++) {
+	for (size_t off = 0; off + 4 <= bp->cond_len; nexprs++) {
 		uint32_t len;
 
 		memcpy(&len, bp->cond + off, 4);
 		off += 4 + ((len + 3) & ~3u);
 	}
+	prog->ncmds = bp->cond_ncmds;
+	prog->nconds = nexprs - bp->cond_ncmds;
+	prog->out = bp->cond_ncmds ? p->agent_out : 0;
 	prog->size = (uint32_t)(sizeof(*prog) + bp->cond_len);
 	memcpy(buf + sizeof(*prog), bp->cond, bp->cond_len);
 	return mem_write_raw(p, addr, buf, prog->size) == (ssize_t)prog->size ? 0 : -EIO;
@@ -284,28 +293,78 @@ static struct swbp *patch_at_pc(struct uproc *p, const struct arch_regs *r, bool
 	return NULL;
 }
 
+/*
+ * Has the thread whose frame is at frame already published its printf
+ * records (the agent's mark, and its ring's head moved past it)? Then
+ * it goes on past its breakpoint: taken back, it would print again.
+ */
+static bool printed_already(struct uproc *p, uint64_t frame)
+{
+	uint64_t mark, head;
+	unsigned slot;
+
+	if (!frame || !p->agent_out ||
+	    read_stack(p, frame + 8 * AGENT_INPROC_RSP_SLOT, &mark, 8) < 0 ||
+	    !(mark & AGENT_OUT_MARK))
+		return false;
+	slot = AGENT_OUT_MARK_SLOT(mark);
+	if (slot >= AGENT_OUT_SLOTS ||
+	    read_stack(p,
+		       p->agent_out + slot * sizeof(struct agent_out_slot) +
+			       offsetof(struct agent_out_slot, head),
+		       &head, 8) < 0)
+		return false;
+	return AGENT_OUT_MARK_HEAD(head) != AGENT_OUT_MARK_HEAD(mark);
+}
+
+/*
+ * Put a thread stopped in bp's trampoline or the agent back at bp's
+ * address, as the program would be; false: r untouched (not ours, lost).
+ * *past: it is there with its hit's work done (its dprintf published, or
+ * in the relocated copy of the first instruction): going on from there
+ * must not run the trampoline again, or it would print twice.
+ */
+static bool roll_back(struct uproc *p, struct swbp *bp, bool in_agent, struct arch_regs *r,
+		      enum arch_patch_where *w, bool *past)
+{
+	uint64_t frame = arch_patch_frame(&bp->patch->code, bp->patch->at, in_agent, r);
+	bool printed = printed_already(p, frame);
+
+	*w = arch_patch_rollback(&bp->patch->code, bp->patch->at, in_agent, p->arch, r, read_stack,
+				 p);
+	if (*w == ARCH_PATCH_OUT || *w == ARCH_PATCH_LOST)
+		return false;
+	*past = (printed && *w == ARCH_PATCH_BACK) ||
+		(*w == ARCH_PATCH_RELOC && arch_pc(p->arch, r) == bp->addr);
+	return true;
+}
+
 void patch_stopped(struct uthread *th)
 {
 	struct uproc *p = th->p;
 	enum arch_patch_where w;
 	struct swbp *bp;
-	bool in_agent;
+	bool in_agent, past;
 
 	th->patch_hit = 0;
-	if (!p->agent_at || !th->stopped || regs_fetch(th, false) < 0)
+	if (!p->agent_at || !th->stopped)
+		return;
+	patch_drain(p); /* lines recorded before this stop come before what it causes */
+	if (regs_fetch(th, false) < 0)
 		return;
 	bp = patch_at_pc(p, &th->regs, &in_agent);
 	if (!bp)
 		return;
-	w = arch_patch_rollback(&bp->patch->code, bp->patch->at, in_agent, p->arch, &th->regs,
-				read_stack, p);
-	if (w == ARCH_PATCH_OUT || w == ARCH_PATCH_LOST) {
+	if (!roll_back(p, bp, in_agent, &th->regs, &w, &past)) {
 		regs_invalidate(th);
 		return;
 	}
 	regs_store(th, ARCH_RS_GP);
 	p->xol_stats.caught++;
-	if (w == ARCH_PATCH_HIT || in_agent)
+	if (past) { /* on past it, as from a hit: not through the agent again */
+		th->at_bp = true;
+		th->bp_pc = bp->addr;
+	} else if (w == ARCH_PATCH_HIT || in_agent)
 		th->patch_hit = bp->addr;
 	th->patch_in_agent = in_agent;
 }
@@ -328,36 +387,56 @@ bool patch_classify(struct uthread *th, int sig)
 	return true; /* (a patch being undone: nobody to tell; it goes through again) */
 }
 
-int engine_bp_conds(struct engine *e, uint64_t addr, const struct agent_expr *conds, size_t n)
+/* Append exprs[0..n) to buf at *off, in the program's format (u32 length, code, padding). */
+static void put_exprs(uint8_t *buf, size_t *off, const struct agent_expr *exprs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t l = (uint32_t)exprs[i].len;
+
+		memcpy(buf + *off, &l, 4);
+		memcpy(buf + *off + 4, exprs[i].code, l);
+		*off += 4 + ((l + 3) & ~3u);
+	}
+}
+
+static size_t exprs_len(const struct agent_expr *exprs, size_t n)
+{
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++)
+		len += 4 + ((exprs[i].len + 3) & ~(size_t)3);
+	return len;
+}
+
+int engine_bp_conds(struct engine *e, uint64_t addr, const struct agent_expr *conds, size_t n,
+		    const struct agent_expr *cmds, size_t ncmds)
 {
 	struct uproc *p = e->p;
 	struct swbp *bp = bp_find(p, addr);
-	size_t len = 0, off = 0;
+	size_t len = exprs_len(conds, n) + exprs_len(cmds, ncmds), off = 0;
+	bool any = n || ncmds;
 	uint8_t *buf;
 
 	if (!bp || !(bp->owners & ENGINE_BIT(e)))
 		return -ENOENT;
-	for (size_t i = 0; i < n; i++)
-		len += 4 + ((conds[i].len + 3) & ~(size_t)3);
 	if (len > PROG_BYTES)
 		len = PROG_BYTES + 1; /* too long for the agent: kept, never patched */
-	buf = n ? calloc(1, len) : NULL;
-	if (n && !buf)
+	buf = any ? calloc(1, len) : NULL;
+	if (any && !buf)
 		return -ENOMEM;
-	for (size_t i = 0; i < n && len <= PROG_BYTES; i++) {
-		uint32_t l = (uint32_t)conds[i].len;
-
-		memcpy(buf + off, &l, 4);
-		memcpy(buf + off + 4, conds[i].code, l);
-		off += 4 + ((l + 3) & ~3u);
+	if (len <= PROG_BYTES) {
+		put_exprs(buf, &off, conds, n);
+		put_exprs(buf, &off, cmds, ncmds);
 	}
-	if (buf && bp->cond && bp->cond_len == len && !memcmp(bp->cond, buf, len)) {
+	if (buf && bp->cond && bp->cond_len == len && bp->cond_ncmds == ncmds &&
+	    !memcmp(bp->cond, buf, len)) {
 		free(buf); /* gdb sends them again at each resume: the patch stays */
 		return 0;
 	}
 	free(bp->cond);
 	bp->cond = buf;
 	bp->cond_len = (uint32_t)len;
+	bp->cond_ncmds = (uint32_t)ncmds;
 	bp->cond_owner = buf ? ENGINE_BIT(e) : 0;
 	bp->patch_why = NULL; /* new conditions: worth a new try */
 	if (bp->patch) {
@@ -372,16 +451,12 @@ int patch_rollback_tid(struct uproc *p, pid_t tid)
 	struct arch_regs r;
 	enum arch_patch_where w;
 	struct swbp *bp;
-	bool in_agent;
+	bool in_agent, past; /* (its jmp is about to go: the original instruction runs) */
 
 	if (!p->agent_at || ptrace(PTRACE_GETREGS, tid, 0L, &r.gp) < 0)
 		return 0;
 	bp = patch_at_pc(p, &r, &in_agent);
-	if (!bp)
-		return 0;
-	w = arch_patch_rollback(&bp->patch->code, bp->patch->at, in_agent, p->arch, &r, read_stack,
-				p);
-	if (w == ARCH_PATCH_OUT || w == ARCH_PATCH_LOST ||
+	if (!bp || !roll_back(p, bp, in_agent, &r, &w, &past) ||
 	    ptrace(PTRACE_SETREGS, tid, 0L, &r.gp) < 0)
 		return 0;
 	return in_agent ? 2 : 1;

@@ -46,8 +46,10 @@ struct xol_inject {
 	struct user_regs_struct regs;
 	uint64_t hint; /* the page asked for */
 	uint64_t near; /* the breakpoint it is for */
+	uint64_t len;  /* of the mapping */
 	long nr;
-	bool entered; /* its syscall-entry stop was seen */
+	bool entered;	  /* its syscall-entry stop was seen */
+	uint64_t *region; /* a region of its own (the agent's code, its output), not slots */
 };
 
 static bool is64(const struct uproc *p)
@@ -167,6 +169,7 @@ static int inject_start(struct uthread *th, long nr, const uint64_t args[6], uin
 		goto restore;
 	inj->nr = nr;
 	inj->hint = args[0];
+	inj->len = args[1];
 	inj->near = near;
 	th->xol_inj = inj;
 	th->stopped = false;
@@ -183,7 +186,7 @@ fail:
 	return err;
 }
 
-static void page_add(struct uproc *p, uint64_t addr)
+static void page_add(struct uproc *p, uint64_t addr, uint64_t len)
 {
 	struct xol_page *pg = calloc(1, sizeof(*pg));
 
@@ -192,6 +195,9 @@ static void page_add(struct uproc *p, uint64_t addr)
 		return;
 	}
 	pg->addr = addr;
+	pg->len = len;
+	if (len != XOL_PAGE)
+		pg->used = ~0ULL; /* no slots in it */
 	pg->next = p->xol_pages;
 	p->xol_pages = pg;
 }
@@ -218,8 +224,13 @@ static bool mapped(struct uproc *p, const struct xol_inject *inj, uint64_t addr)
 			p->xol_off = true;
 		return false;
 	}
+	if (inj->region) {
+		page_add(p, addr, inj->len);
+		*inj->region = addr;
+		return true;
+	}
 	if (addr == inj->hint || reaches(p, addr, inj->near)) {
-		page_add(p, addr);
+		page_add(p, addr, XOL_PAGE);
 		return true;
 	}
 	/* a kernel without MAP_FIXED_NOREPLACE took the address as a hint */
@@ -236,7 +247,7 @@ static bool mapped(struct uproc *p, const struct xol_inject *inj, uint64_t addr)
 static bool dontfork_start(struct uthread *th, struct xol_inject *inj, uint64_t addr)
 {
 	struct uproc *p = th->p;
-	uint64_t args[6] = {addr, XOL_PAGE, MADV_DONTFORK};
+	uint64_t args[6] = {addr, inj->len, MADV_DONTFORK};
 	struct user_regs_struct r = inj->regs;
 
 	set_syscall_regs(p, &r, is64(p) ? NR_MADVISE_64 : NR_MADVISE_32, args);
@@ -327,7 +338,7 @@ uint64_t xol_take(struct uproc *p, uint64_t addr, unsigned n)
 {
 	uint64_t run = n >= 64 ? ~0ULL : (1ULL << n) - 1;
 
-	for (struct xol_page *pg = p->xol_pages; pg; pg = pg->next) {
+	for (struct xol_page *pg = p->xol_pages; pg && n <= XOL_SLOTS; pg = pg->next) {
 		if ((addr && !reaches(p, pg->addr, addr)) || pg->used == ~0ULL)
 			continue;
 		for (unsigned i = 0; i + n <= XOL_SLOTS; i++) {
@@ -345,7 +356,7 @@ void xol_give_back(struct uproc *p, uint64_t addr, unsigned n)
 	uint64_t run = n >= 64 ? ~0ULL : (1ULL << n) - 1;
 
 	for (struct xol_page *pg = p->xol_pages; pg; pg = pg->next)
-		if (addr >= pg->addr && addr < pg->addr + XOL_PAGE)
+		if (pg->len == XOL_PAGE && addr >= pg->addr && addr < pg->addr + XOL_PAGE)
 			pg->used &= ~(run << ((addr - pg->addr) / ARCH_XOL_SLOT));
 }
 
@@ -393,6 +404,29 @@ enum xol_result xol_need_page(struct uthread *th, uint64_t addr)
 	}
 	if (!map_page_near(th, addr))
 		return XOL_NO;
+	p->xol_mapping = true;
+	return XOL_MAPPING;
+}
+
+enum xol_result xol_need_region(struct uthread *th, uint64_t len, bool exec, uint64_t *where)
+{
+	struct uproc *p = th->p;
+	uint64_t args[6] = {0,
+			    (len + XOL_PAGE - 1) & ~(XOL_PAGE - 1),
+			    PROT_READ | (exec ? PROT_EXEC : PROT_WRITE),
+			    MAP_PRIVATE | MAP_ANONYMOUS,
+			    (uint64_t)-1,
+			    0};
+
+	if (p->xol_mapping) {
+		th->xol_wait = true;
+		return XOL_MAPPING;
+	}
+	if (!p->xol_sysinsn)
+		p->xol_sysinsn = find_sysinsn(p);
+	if (!p->xol_sysinsn || !is64(p) || inject_start(th, NR_MMAP_64, args, 0) < 0)
+		return XOL_NO;
+	th->xol_inj->region = where;
 	p->xol_mapping = true;
 	return XOL_MAPPING;
 }
@@ -457,6 +491,11 @@ void xol_stopped(struct uthread *th)
 		return;
 	if (!arch_xol_fixup(th->xol, th->xol_slot, p->arch, &th->regs))
 		arch_set_pc(p->arch, &th->regs, th->xol_for); /* cannot be: not a boundary */
+	if (arch_pc(p->arch, &th->regs) == th->xol_for) {
+		/* its hit is done (a dprintf printed): it steps over again, not hit again */
+		th->at_bp = true;
+		th->bp_pc = th->xol_for;
+	}
 	regs_store(th, ARCH_RS_GP);
 	p->xol_stats.caught++;
 }
@@ -491,6 +530,8 @@ void xol_exec(struct uproc *p)
 	p->xol_sysinsn = 0;
 	p->xol_unmap = 0;
 	p->agent_at = 0;
+	p->agent_map = 0;
+	p->agent_out = 0;
 	memset(&p->xol_stats, 0, sizeof(p->xol_stats)); /* a new program: its own numbers */
 }
 
@@ -502,7 +543,7 @@ void xol_exec(struct uproc *p)
 void xol_fork_child(struct uproc *p, pid_t child)
 {
 	for (struct xol_page *pg = p->xol_pages; pg; pg = pg->next) {
-		uint64_t args[6] = {pg->addr, XOL_PAGE};
+		uint64_t args[6] = {pg->addr, pg->len};
 		struct user_regs_struct saved, r;
 		int status = 0;
 
@@ -548,6 +589,19 @@ static void inject_sync(struct uthread *th, long nr, const uint64_t args[6])
 	}
 }
 
+static bool in_a_page(struct uthread *th)
+{
+	uint64_t pc;
+
+	if (regs_fetch(th, false) < 0)
+		return false;
+	pc = arch_pc(th->p->arch, &th->regs);
+	for (struct xol_page *pg = th->p->xol_pages; pg; pg = pg->next)
+		if (pc >= pg->addr && pc < pg->addr + pg->len)
+			return true;
+	return false;
+}
+
 /*
  * The last engine leaves, every thread it could stop stopped: threads in
  * their slots are put back, and the pages go unless a thread still
@@ -557,20 +611,23 @@ void xol_release(struct uproc *p)
 {
 	struct uthread *via = NULL;
 
+	patch_drain(p);
 	for_each_thread(p, th)
 	{
 		if (!th->stopped)
 			return;
 		xol_stopped(th);
+		if (in_a_page(th))
+			return; /* on past a dprintf, in its trampoline: the pages stay */
 		if (!th->xol_inj && th->user_stop && !th->deliver_sig && !via)
 			via = th;
 	}
 	if (p->xol_unmap)
-		page_add(p, p->xol_unmap);
+		page_add(p, p->xol_unmap, XOL_PAGE);
 	p->xol_unmap = 0;
 	while (via && p->xol_pages) {
 		struct xol_page *pg = p->xol_pages;
-		uint64_t args[6] = {pg->addr, XOL_PAGE};
+		uint64_t args[6] = {pg->addr, pg->len};
 
 		p->xol_pages = pg->next;
 		free(pg);

@@ -78,24 +78,22 @@ int gdb_cond_set(struct gdb_session *s, pid_t pid, int type, uint64_t addr, cons
 	return 0;
 }
 
-/*
- * The engine gets the conditions too, for the in-process agent (patch.c):
- * only a breakpoint with conditions and no commands (dprintf prints here).
- */
+/* The engine gets the conditions and commands too, for the in-process agent (patch.c). */
 void gdb_cond_to_engine(struct gdb_session *s, pid_t pid, uint64_t addr)
 {
 	struct gdb_cond *c = find(s, pid, 0, addr);
 
-	if (c && c->l.nconds && !c->l.ncmds)
-		engine_bp_conds(s->engine, addr, c->l.conds, c->l.nconds);
+	if (c)
+		engine_bp_conds(s->engine, addr, c->l.conds, c->l.nconds, c->l.cmds, c->l.ncmds);
 	else
-		engine_bp_conds(s->engine, addr, NULL, 0);
+		engine_bp_conds(s->engine, addr, NULL, 0, NULL, 0);
 }
 
 struct cond_ctx {
 	struct engine *e;
 	pid_t tid;
 	bool stdio;
+	const struct engine_printed *pr; /* gdb_cond_printed */
 };
 
 static int cond_read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
@@ -179,4 +177,35 @@ bool gdb_cond_false(struct gdb_session *s, const struct engine_stop *st)
 		return false;
 	agent_run_cmds(&c->l, &env);
 	return true;
+}
+
+/* %s strings come from the record: the bytes the agent copied, then a NUL. */
+static int printed_read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	const struct engine_printed *pr = ((struct cond_ctx *)ctx)->pr;
+
+	for (size_t i = 0; i < pr->nstrs; i++) {
+		const struct engine_printed_str *str = &pr->strs[i];
+
+		if (addr < str->addr || addr - str->addr > str->len ||
+		    len > str->len + 1 - (addr - str->addr))
+			continue;
+		memcpy(buf, str->s + (addr - str->addr), len);
+		if (addr - str->addr + len == str->len + 1)
+			((char *)buf)[len - 1] = '\0';
+		return 0;
+	}
+	return -EIO;
+}
+
+void gdb_cond_printed(struct gdb_session *s, struct engine *e, const struct engine_printed *pr)
+{
+	struct cond_ctx ctx = {.e = e, .pr = pr, .stdio = s->server && s->server->stdio};
+	struct agent_env env = {.ctx = &ctx, .read_mem = printed_read_mem, .print = cond_print};
+	struct gdb_cond *c = find(s, engine_pid(e), 0, pr->bp);
+
+	if (!c || pr->cmd >= c->l.ncmds)
+		return; /* its dprintf is gone (deleted since): nobody to print for */
+	agent_printf_replay(c->l.cmds[pr->cmd].code, c->l.cmds[pr->cmd].len, pr->fmt_pc, pr->args,
+			    pr->nargs, &env);
 }

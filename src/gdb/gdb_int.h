@@ -88,6 +88,8 @@ void gdb_cond_free_all(struct gdb_session *s);
 bool gdb_cond_false(struct gdb_session *s, const struct engine_stop *st);
 /* The software breakpoint's conditions handed to the engine's in-process agent. */
 void gdb_cond_to_engine(struct gdb_session *s, pid_t pid, uint64_t addr);
+/* A printf the in-process agent recorded: printed as if run here. */
+void gdb_cond_printed(struct gdb_session *s, struct engine *e, const struct engine_printed *pr);
 
 /* gdb_nonstop.c */
 void gdb_nonstop_on_stop(struct gdb_session *s, const struct engine_stop *st);

@@ -40,6 +40,11 @@ static bool session_bp_goes_on(void *ctx, struct engine *e, pid_t tid, uint64_t 
 	return s->nconds && gdb_cond_false(s, &st);
 }
 
+static void session_bp_printed(void *ctx, struct engine *e, const struct engine_printed *pr)
+{
+	gdb_cond_printed(ctx, e, pr);
+}
+
 /* A hardware breakpoint hit whose conditions are false: the thread goes on, unreported. */
 static bool cond_goes_on(struct gdb_session *s, const struct engine_stop *st)
 {
@@ -118,6 +123,7 @@ void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server
 	s->client.ctx = s;
 	s->client.on_stop = session_on_stop;
 	s->client.bp_goes_on = session_bp_goes_on;
+	s->client.bp_printed = session_bp_printed;
 	s->client.name = "gdb";
 	gdb_extended_init(s);
 }

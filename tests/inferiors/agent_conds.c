@@ -15,7 +15,11 @@ struct item {
 	int key;
 	long val;
 	struct item *next;
+	const char *name; /* "item<key>" (for dprintf's %s) */
 };
+
+static const char *const names[8] = {"item0", "item1", "item2", "item3",
+				     "item4", "item5", "item6", "item7"};
 
 static struct item items[8];
 long g_total;
@@ -34,7 +38,7 @@ int main(int argc, char **argv)
 	if (argc > 2 && !fgets(line, sizeof(line), stdin))
 		return 3;
 	for (int k = 0; k < 8; k++)
-		items[k] = (struct item){k, 10L * k, &items[(k + 1) % 8]};
+		items[k] = (struct item){k, 10L * k, &items[(k + 1) % 8], names[k]};
 	for (long i = 0; i < n; i++) {
 		g_flag = i == n / 2;
 		visit(&items[i % 8], i);

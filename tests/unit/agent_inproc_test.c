@@ -120,8 +120,10 @@ static void push64(struct code *c, uint64_t v)
 	emit_be(c, v, 8);
 }
 
-/* A prog holding the conditions conds[0..n), in the blob's format. */
-static struct agent_inproc_prog *prog_build(const struct code *conds, size_t n, uint64_t pc)
+/* A prog holding conds[0..n) then cmds[0..ncmds), in the blob's format. */
+static struct agent_inproc_prog *prog_build_cmds(const struct code *conds, size_t n,
+						 const struct code *cmds, size_t ncmds, uint64_t pc,
+						 void *out)
 {
 	static _Alignas(8) uint8_t buf[8192];
 	struct agent_inproc_prog *prog = (void *)buf;
@@ -130,15 +132,23 @@ static struct agent_inproc_prog *prog_build(const struct code *conds, size_t n, 
 	memset(buf, 0, sizeof(buf));
 	prog->pc = pc;
 	prog->nconds = (uint32_t)n;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t len = (uint32_t)conds[i].n;
+	prog->ncmds = (uint32_t)ncmds;
+	prog->out = (uint64_t)(uintptr_t)out;
+	for (size_t i = 0; i < n + ncmds; i++) {
+		const struct code *c = i < n ? &conds[i] : &cmds[i - n];
+		uint32_t len = (uint32_t)c->n;
 
 		memcpy(buf + off, &len, 4);
-		memcpy(buf + off + 4, conds[i].b, len);
+		memcpy(buf + off + 4, c->b, len);
 		off += 4 + ((len + 3) & ~3u);
 	}
 	prog->size = (uint32_t)off;
 	return prog;
+}
+
+static struct agent_inproc_prog *prog_build(const struct code *conds, size_t n, uint64_t pc)
+{
+	return prog_build_cmds(conds, n, NULL, 0, pc, NULL);
 }
 
 /* P with its final `end` made "P != v; end". */
@@ -431,6 +441,197 @@ static void test_random(void)
 	ok(bad == 0, "%d random programs: the same value in the blob and here", n);
 }
 
+/* --- agent-style dprintf: records in the thread's ring, formatted by utraced */
+
+static struct agent_out_region *out;
+
+/* printf FMT with the values of args (pushed last to first), as gdb compiles a dprintf. */
+static struct code printf_cmd(const char *fmt, const uint64_t *args, int nargs)
+{
+	struct code c = {0};
+	size_t len = strlen(fmt) + 1;
+
+	for (int i = nargs; i-- > 0;)
+		push64(&c, args[i]);
+	emit(&c, CONST8); /* function and channel: unused */
+	emit(&c, 0);
+	emit(&c, CONST8);
+	emit(&c, 0);
+	emit(&c, PRINTF);
+	emit(&c, nargs);
+	emit_be(&c, len, 2);
+	for (size_t i = 0; i < len; i++)
+		emit(&c, fmt[i]);
+	emit(&c, END);
+	return c;
+}
+
+struct printed {
+	char text[8192];
+	size_t len;
+	const struct agent_out_rec *rec;
+	const uint8_t *strs; /* the record's strings */
+};
+
+static int collect(void *ctx, const char *text, size_t len)
+{
+	struct printed *pr = ctx;
+
+	if (len > sizeof(pr->text) - pr->len)
+		return -ENOSPC;
+	memcpy(pr->text + pr->len, text, len);
+	pr->len += len;
+	return 0;
+}
+
+/* What utraced does with a record: %s bytes from it, a NUL after them. */
+static int record_read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	const struct printed *pr = ctx;
+	const uint64_t *args = (const void *)(pr->rec + 1);
+	const uint8_t *s = pr->strs;
+
+	for (unsigned i = 0; i < pr->rec->nstr; i++) {
+		uint16_t n;
+		uint64_t base;
+
+		memcpy(&n, s, 2);
+		base = args[s[2]];
+		if (addr >= base && addr - base + len <= (uint64_t)n + 1) {
+			memcpy(buf, s + 4 + (addr - base), len);
+			if (addr - base + len == (uint64_t)n + 1)
+				((char *)buf)[len - 1] = '\0';
+			return 0;
+		}
+		s += 4 + n;
+	}
+	return -EIO;
+}
+
+/* The record at ring offset at of the slot that was used, replayed through the formatter. */
+static void replay(unsigned slot, uint64_t at, const struct code *cmd, struct printed *pr)
+{
+	const uint8_t *r = out->ring[slot] + (at & (AGENT_OUT_RING - 1));
+	struct agent_env env = {.ctx = pr, .read_mem = record_read_mem, .print = collect};
+
+	pr->len = 0;
+	pr->rec = (const void *)r;
+	pr->strs = r + sizeof(*pr->rec) + 8 * pr->rec->nargs;
+	if (agent_printf_replay(cmd->b, cmd->n, pr->rec->fmt_pc, (const uint64_t *)(pr->rec + 1),
+				pr->rec->nargs, &env) < 0)
+		pr->len = 0;
+}
+
+/* The same command formatted directly by utraced's evaluator. */
+static void direct(const struct code *cmd, struct printed *pr)
+{
+	struct agent_env env = {.ctx = pr, .read_mem = host_read_mem, .print = collect};
+
+	pr->len = 0;
+	env.ctx = pr;
+	env.read_mem = host_read_mem;
+	if (agent_eval(cmd->b, cmd->n, &env, NULL) < 0)
+		pr->len = 0;
+}
+
+static unsigned my_slot(void)
+{
+	uint64_t tp;
+
+	__asm__ volatile("mov %%fs:0, %0" : "=r"(tp));
+	for (unsigned i = 0; i < AGENT_OUT_SLOTS; i++)
+		if (out->slot[i].owner == tp)
+			return i;
+	return AGENT_OUT_SLOTS;
+}
+
+static void dprintf_case(const char *what, const char *fmt, const uint64_t *args, int nargs)
+{
+	struct code cmd = printf_cmd(fmt, args, nargs);
+	struct printed a, b;
+	uint64_t head;
+	unsigned slot = my_slot();
+
+	head = slot < AGENT_OUT_SLOTS ? out->slot[slot].head : 0;
+	frame.gpr[7] = 0x7000;
+	if (entry(&frame, prog_build_cmds(NULL, 0, &cmd, 1, 0x401136, out)) != AGENT_INPROC_GO) {
+		ok(0, "dprintf %s: goes on", what);
+		return;
+	}
+	slot = my_slot();
+	replay(slot, head, &cmd, &a);
+	direct(&cmd, &b);
+	ok(a.len && a.len == b.len && !memcmp(a.text, b.text, a.len) &&
+		   out->slot[slot].head == head + a.rec->len &&
+		   frame.gpr[7] == (AGENT_OUT_MARK | (uint64_t)slot << 48 | head),
+	   "dprintf %s: recorded, published, marked; formatted as utraced does: %.*s", what,
+	   (int)(a.len && a.text[a.len - 1] == '\n' ? a.len - 1 : a.len), a.text);
+	out->slot[slot].tail = out->slot[slot].head; /* utraced took it */
+}
+
+static void test_dprintf(void)
+{
+	static const char name[] = "item4", longer[600] = {[0 ... 598] = 'x'};
+	uint64_t args[4] = {42, (uint64_t)-7, (uint64_t)(uintptr_t)name, 0xbeef};
+	struct code f = {0}, t = {0}, cmd;
+	unsigned slot;
+	uint64_t head;
+
+	out = calloc(1, sizeof(*out));
+	if (!out)
+		abort();
+	dprintf_case("text only", "At foo entry\n", NULL, 0);
+	dprintf_case("integers", "arg=%d, g=%ld\n", args, 2);
+	dprintf_case("strings", "%s|%5.3s|%-8s|%x\n",
+		     (uint64_t[]){args[2], args[2], args[2], args[3]}, 4);
+	dprintf_case("a NULL string", "null %s\n", (uint64_t[]){0}, 1);
+	dprintf_case("chars, percent, octal, unsigned long, pointer", "%c%c %% %#o %lu %p\n",
+		     (uint64_t[]){'o', 'k', 8, (uint64_t)-1, 0x1000}, 5);
+	dprintf_case("a string of 255", "%.255s\n", (uint64_t[]){(uint64_t)(uintptr_t)longer}, 1);
+	cmd = printf_cmd("%.599s\n", (uint64_t[]){(uint64_t)(uintptr_t)longer}, 1);
+	slot = my_slot();
+	head = out->slot[slot].head;
+	ok(entry(&frame, prog_build_cmds(NULL, 0, &cmd, 1, 0, out)) == AGENT_INPROC_TRAP &&
+		   out->slot[slot].head == head,
+	   "a %%s longer than the agent copies: traps, nothing published");
+	cmd = printf_cmd("%d %d\n", args, 1);
+	ok(entry(&frame, prog_build_cmds(NULL, 0, &cmd, 1, 0, out)) == AGENT_INPROC_TRAP &&
+		   out->slot[slot].head == head,
+	   "a format with more conversions than arguments: traps (utraced says why)");
+
+	/* a condition first: false, nothing; true, the record */
+	emit(&f, CONST8), emit(&f, 0), emit(&f, END);
+	emit(&t, CONST8), emit(&t, 1), emit(&t, END);
+	cmd = printf_cmd("hit %d\n", args, 1);
+	slot = my_slot();
+	head = out->slot[slot].head;
+	ok(entry(&frame, prog_build_cmds(&f, 1, &cmd, 1, 0, out)) == AGENT_INPROC_GO &&
+		   out->slot[slot].head == head,
+	   "condition false: goes on, nothing recorded");
+	ok(entry(&frame, prog_build_cmds(&t, 1, &cmd, 1, 0, out)) == AGENT_INPROC_GO &&
+		   out->slot[slot].head > head,
+	   "condition true: goes on, recorded");
+	ok(entry(&frame, prog_build_cmds(&t, 1, &cmd, 1, 0, NULL)) == AGENT_INPROC_TRAP,
+	   "no output region: traps");
+
+	/* a full ring traps, publishing nothing; room again once utraced took it */
+	for (int i = 0; i < 100000; i++) {
+		head = out->slot[slot].head;
+		if (entry(&frame, prog_build_cmds(NULL, 0, &cmd, 1, 0, out)) != AGENT_INPROC_GO)
+			break;
+	}
+	ok(out->slot[slot].head == head &&
+		   out->slot[slot].head - out->slot[slot].tail <= AGENT_OUT_RING &&
+		   out->slot[slot].head - out->slot[slot].tail > AGENT_OUT_RING - 64,
+	   "a full ring: traps, nothing published, never past its size");
+	out->slot[slot].tail = out->slot[slot].head;
+	ok(entry(&frame, prog_build_cmds(NULL, 0, &cmd, 1, 0, out)) == AGENT_INPROC_GO,
+	   "emptied: recorded again");
+	replay(slot, head, &cmd, &(struct printed){0});
+	frame.gpr[7] = 0x0808080808080808ull ^ 7ull << 60;
+	free(out);
+}
+
 int main(void)
 {
 	load_blob();
@@ -449,5 +650,6 @@ int main(void)
 	test_refused();
 	test_conditions();
 	test_random();
+	test_dprintf();
 	return done_testing();
 }

@@ -7,13 +7,15 @@
  * registers alone; -ffixed-r15 keeps the trampoline's frame pointer in r15
  * at every instruction, so utraced can take a thread stopped anywhere in
  * here back to its breakpoint). The evaluator is agent_expr.c itself,
- * compiled with AGENT_FREESTANDING: printf is refused (a trap: utraced
- * runs it).
+ * compiled with AGENT_FREESTANDING: printf records its arguments in the
+ * thread's ring of the output region (see ../agent_inproc.h), which
+ * utraced formats and prints.
  */
 #include "../agent.h"
 #include "../agent_inproc.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* What the compiler may call for struct copies and initialisers. */
@@ -37,8 +39,13 @@ void *memcpy(void *d, const void *s, size_t n)
 }
 
 struct inproc_ctx {
-	const struct agent_inproc_frame *f;
+	struct agent_inproc_frame *f;
 	const struct agent_inproc_prog *prog;
+	struct agent_out_region *out;
+	unsigned slot;
+	uint64_t head;	/* where the next record goes (published at the end) */
+	uint64_t limit; /* the ring's tail plus its size: no byte there or past it */
+	unsigned cmd;	/* the command being run */
 };
 
 /* A direct load: a fault is caught by utraced, not by us (see the header). */
@@ -70,32 +77,232 @@ static int inproc_read_reg(void *ctx, int regnum, uint64_t *val)
 	return 0;
 }
 
+/* The x86-64 TLS ABI keeps the thread pointer itself at %fs:0: one per thread. */
+static uint64_t thread_pointer(void)
+{
+	uint64_t tp;
+
+	__asm__ volatile("mov %%fs:0, %0" : "=r"(tp));
+	return tp;
+}
+
+/* The calling thread's ring: the one it owns, or a free one it takes. */
+static int claim_slot(struct agent_out_region *out, uint64_t tp, unsigned *slot)
+{
+	if (!tp)
+		return -ENOSPC;
+	for (unsigned i = 0; i < AGENT_OUT_SLOTS; i++) {
+		if (((volatile struct agent_out_slot *)&out->slot[i])->owner == tp) {
+			*slot = i;
+			return 0;
+		}
+	}
+	for (unsigned i = 0; i < AGENT_OUT_SLOTS; i++) {
+		if (__sync_bool_compare_and_swap(&out->slot[i].owner, 0, tp)) {
+			*slot = i;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+static void ring_put(struct inproc_ctx *c, const void *src, size_t n)
+{
+	uint8_t *ring = c->out->ring[c->slot];
+	const uint8_t *s = src;
+
+	for (size_t i = 0; i < n; i++)
+		ring[(c->head + i) & (AGENT_OUT_RING - 1)] = s[i];
+	c->head += n;
+}
+
+static bool is_digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+/*
+ * Which arguments a %s prints, and with what precision (-1: none). What
+ * only utraced's formatter can judge (an escape that could make a '%',
+ * too few arguments) is refused: the hit then traps, and utraced prints.
+ */
+static int scan_format(const char *fmt, size_t len, size_t nargs, int *prec, bool *is_str)
+{
+	size_t i = 0, arg = 0;
+
+	while (i < len) {
+		char ch = fmt[i++];
+
+		if (ch == '\\') {
+			if (i >= len || is_digit(fmt[i]) || fmt[i] == 'x')
+				return -EOPNOTSUPP;
+			i++;
+			continue;
+		}
+		if (ch != '%')
+			continue;
+		if (i < len && fmt[i] == '%') {
+			i++;
+			continue;
+		}
+		if (arg >= nargs)
+			return -EINVAL;
+		prec[arg] = -1;
+		while (i < len && (fmt[i] == '-' || fmt[i] == '+' || fmt[i] == ' ' ||
+				   fmt[i] == '#' || is_digit(fmt[i])))
+			i++;
+		if (i < len && fmt[i] == '.') {
+			prec[arg] = 0;
+			for (i++; i < len && is_digit(fmt[i]); i++)
+				if (prec[arg] < 100000)
+					prec[arg] = prec[arg] * 10 + (fmt[i] - '0');
+		}
+		while (i < len && (fmt[i] == 'l' || fmt[i] == 'h' || fmt[i] == 'L' ||
+				   fmt[i] == 'z' || fmt[i] == 'H' || fmt[i] == 'D'))
+			i++;
+		if (i >= len)
+			return -EINVAL;
+		is_str[arg++] = fmt[i++] == 's';
+	}
+	return arg == nargs ? 0 : -EINVAL;
+}
+
+/* How many bytes of the string at s the formatter will print; -E2BIG: too many to copy. */
+static long string_len(uint64_t s, int prec)
+{
+	const volatile char *p = (const volatile char *)(uintptr_t)s;
+	long max = prec >= 0 && prec < AGENT_PRINTF_MAX ? prec : AGENT_PRINTF_MAX;
+	long n = 0;
+
+	if (!s)
+		return 0; /* "(null)": nothing read */
+	while (n < max && n < AGENT_OUT_STR_MAX && p[n])
+		n++;
+	return n == AGENT_OUT_STR_MAX && n < max && p[n] ? -E2BIG : n;
+}
+
+/* The printf opcode: its record goes into the ring, unpublished yet. */
+static int inproc_print_raw(void *ctx, size_t insn_pc, const char *fmt, size_t fmtlen,
+			    const uint64_t *args, size_t nargs)
+{
+	struct inproc_ctx *c = ctx;
+	int prec[AGENT_STACK_MAX];
+	bool is_str[AGENT_STACK_MAX];
+	struct agent_out_rec rec = {.cmd = (uint16_t)c->cmd,
+				    .fmt_pc = (uint16_t)insn_pc,
+				    .bp = c->prog->pc,
+				    .nargs = (uint8_t)nargs};
+	uint64_t size = sizeof(rec) + 8 * nargs, at = c->head;
+	int rc;
+
+	if (nargs > 255 || insn_pc > 0xffff)
+		return -EOPNOTSUPP;
+	rc = scan_format(fmt, fmtlen, nargs, prec, is_str);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < nargs; i++) {
+		long n = is_str[i] ? string_len(args[i], prec[i]) : 0;
+
+		if (n < 0)
+			return (int)n;
+		if (is_str[i]) {
+			rec.nstr++;
+			size += 4 + (uint64_t)n;
+		}
+	}
+	size = (size + 7) & ~7ULL;
+	if (c->head + size > c->limit)
+		return -ENOSPC; /* full: utraced empties it at the trap */
+	rec.len = (uint32_t)size;
+	ring_put(c, &rec, sizeof(rec));
+	ring_put(c, args, 8 * nargs);
+	for (size_t i = 0; i < nargs; i++) {
+		uint16_t n;
+		uint8_t idx[2] = {(uint8_t)i, 0};
+
+		if (!is_str[i])
+			continue;
+		n = (uint16_t)string_len(args[i], prec[i]);
+		ring_put(c, &n, 2);
+		ring_put(c, idx, 2);
+		ring_put(c, (const void *)(uintptr_t)args[i], n);
+	}
+	c->head = at + size;
+	return 0;
+}
+
+/* Read the u32 length of the next expression; NULL when it does not fit. */
+static const unsigned char *next_expr(const unsigned char *p, const unsigned char *end,
+				      uint32_t *len)
+{
+	if (end - p < 4)
+		return NULL;
+	*len = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	p += 4;
+	return (uint64_t)(end - p) < *len ? NULL : p;
+}
+
+/*
+ * The commands, recorded into the thread's ring and published at once
+ * (see AGENT_OUT_MARK); false: nothing published, the hit must trap.
+ */
+static bool run_cmds(struct inproc_ctx *c, const unsigned char *p, const unsigned char *end)
+{
+	struct agent_env env = {.ctx = c,
+				.read_mem = inproc_read_mem,
+				.read_reg = inproc_read_reg,
+				.print_raw = inproc_print_raw};
+	volatile struct agent_out_slot *s;
+	uint64_t start;
+
+	c->out = (struct agent_out_region *)(uintptr_t)c->prog->out;
+	if (!c->out || claim_slot(c->out, thread_pointer(), &c->slot) < 0)
+		return false;
+	s = &c->out->slot[c->slot];
+	start = c->head = s->head;
+	c->limit = s->tail + AGENT_OUT_RING;
+	for (c->cmd = 0; c->cmd < c->prog->ncmds; c->cmd++) {
+		uint32_t len;
+
+		p = next_expr(p, end, &len);
+		if (!p || agent_eval(p, len, &env, NULL) < 0)
+			return false;
+		p += (len + 3) & ~3u;
+	}
+	if (c->head == start)
+		return true;
+	c->f->gpr[AGENT_INPROC_RSP_SLOT] =
+		AGENT_OUT_MARK | (uint64_t)c->slot << 48 | AGENT_OUT_MARK_HEAD(start);
+	__asm__ volatile("" ::: "memory"); /* the mark first (x86 keeps stores in order) */
+	s->head = c->head;
+	return true;
+}
+
 /* The entry, placed at offset 0 of the blob by agent_inproc.ld. */
 __attribute__((section(".text.entry"), used)) uint64_t
-agent_inproc_entry(const struct agent_inproc_frame *f, const struct agent_inproc_prog *prog)
+agent_inproc_entry(struct agent_inproc_frame *f, const struct agent_inproc_prog *prog)
 {
 	struct inproc_ctx c = {.f = f, .prog = prog};
 	struct agent_env env = {
 		.ctx = &c, .read_mem = inproc_read_mem, .read_reg = inproc_read_reg};
 	const unsigned char *p = (const unsigned char *)(prog + 1);
 	const unsigned char *end = (const unsigned char *)prog + prog->size;
+	bool held = prog->nconds == 0;
 
-	if (prog->nconds == 0)
-		return AGENT_INPROC_TRAP;
-	for (uint32_t i = 0; i < prog->nconds; i++) {
+	for (uint32_t i = 0; i < prog->nconds; i++) { /* (all read: the commands follow) */
 		uint32_t len;
 		int64_t v;
 
-		if (end - p < 4)
+		p = next_expr(p, end, &len);
+		if (!p)
 			return AGENT_INPROC_TRAP;
-		len = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-		      (uint32_t)p[3] << 24;
-		p += 4;
-		if ((uint64_t)(end - p) < len)
-			return AGENT_INPROC_TRAP;
-		if (agent_eval(p, len, &env, &v) < 0 || v != 0)
-			return AGENT_INPROC_TRAP;
+		if (!held && (agent_eval(p, len, &env, &v) < 0 || v != 0))
+			held = true; /* (an error too: utraced decides) */
 		p += (len + 3) & ~3u;
 	}
-	return AGENT_INPROC_GO;
+	if (!held)
+		return AGENT_INPROC_GO; /* every condition false */
+	if (!prog->ncmds)
+		return AGENT_INPROC_TRAP;
+	return run_cmds(&c, p, end) ? AGENT_INPROC_GO : AGENT_INPROC_TRAP;
 }

@@ -368,3 +368,18 @@ enum arch_patch_where arch_patch_rollback(const struct arch_patch *pt, uint64_t 
 	arch_set_pc(d, r, pt->addr);
 	return off == pt->hit_off && !in_agent ? ARCH_PATCH_HIT : ARCH_PATCH_BACK;
 }
+
+uint64_t arch_patch_frame(const struct arch_patch *pt, uint64_t tramp, bool in_agent,
+			  const struct arch_regs *r)
+{
+	uint64_t off = r->gp.rip - tramp;
+	const struct arch_patch_point *p;
+
+	if (in_agent)
+		return r->gp.r15;
+	if (r->gp.rip < tramp || off >= pt->go_off || !(p = point_at(pt, off)))
+		return 0;
+	if (p->how == ARCH_PATCH_FRAME_BELOW_RSP)
+		return r->gp.rsp - p->n;
+	return p->how == ARCH_PATCH_FRAME_IN_R15 ? r->gp.r15 : 0;
+}

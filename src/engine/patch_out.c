@@ -1,0 +1,128 @@
+/*
+ * patch_out.c: agent-style dprintf output, from the traced process to
+ * the engines.
+ *
+ * The in-process agent records each printf of a patched breakpoint in the
+ * ring of the thread that hit it (struct agent_out_region, in the
+ * process's memory: see agent_inproc.h); nothing stops. utraced empties
+ * the rings at every stop of the process (so a line recorded before a
+ * stop is printed before anything that stop causes, the commands utraced
+ * runs itself at a trap included), on a timer while the process runs, and
+ * before the region goes. Each record goes to the engine that owns the
+ * breakpoint, which formats it with the command it gave (bp_printed).
+ * The region is the program's memory: a record that does not parse ends
+ * that ring's batch, never more.
+ */
+#include "engine_int.h"
+#include "../agent/agent_inproc.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define DRAIN_EVERY_MS 20
+
+/* Hand one record (rec[0..len), checked to fit) to its breakpoint's owner. */
+static bool deliver(struct uproc *p, const uint8_t *rec, size_t len)
+{
+	struct agent_out_rec h;
+	struct engine_printed pr = {0};
+	uint64_t args[256];
+	size_t off;
+	struct swbp *bp;
+
+	memcpy(&h, rec, sizeof(h));
+	off = sizeof(h) + 8 * (size_t)h.nargs;
+	if (off > len || h.nstr > h.nargs || h.nstr > sizeof(pr.strs) / sizeof(pr.strs[0]))
+		return false;
+	memcpy(args, rec + sizeof(h), 8 * (size_t)h.nargs);
+	for (unsigned i = 0; i < h.nstr; i++) {
+		uint16_t n;
+
+		if (len - off < 4)
+			return false;
+		memcpy(&n, rec + off, 2);
+		if (rec[off + 2] >= h.nargs || len - off - 4 < n)
+			return false;
+		pr.strs[i] = (struct engine_printed_str){args[rec[off + 2]],
+							 (const char *)rec + off + 4, n};
+		off += 4 + n;
+	}
+	pr.bp = h.bp;
+	pr.cmd = h.cmd;
+	pr.fmt_pc = h.fmt_pc;
+	pr.args = args;
+	pr.nargs = h.nargs;
+	pr.nstrs = h.nstr;
+	bp = bp_find(p, h.bp);
+	for_each_engine(p, e) if (bp && bp->cond_owner == ENGINE_BIT(e) && e->client.bp_printed)
+		e->client.bp_printed(e->client.ctx, e, &pr);
+	p->xol_stats.out_lines++;
+	return true;
+}
+
+/* Read avail bytes of ring i from tail on into buf (the ring wraps). */
+static bool read_ring(struct uproc *p, unsigned i, uint64_t tail, uint64_t avail, uint8_t *buf)
+{
+	uint64_t ring_at = p->agent_out + offsetof(struct agent_out_region, ring) +
+			   (uint64_t)i * AGENT_OUT_RING;
+	uint64_t at = tail & (AGENT_OUT_RING - 1), first = AGENT_OUT_RING - at;
+
+	if (first > avail)
+		first = avail;
+	return mem_read_raw(p, ring_at + at, buf, first) == (ssize_t)first &&
+	       (first == avail ||
+		mem_read_raw(p, ring_at, buf + first, avail - first) == (ssize_t)(avail - first));
+}
+
+/* Empty ring i, whose slot s was read: its records in order, then tail = head. */
+static void drain_ring(struct uproc *p, unsigned i, const struct agent_out_slot *s)
+{
+	static uint8_t buf[AGENT_OUT_RING];
+	uint64_t avail = s->head - s->tail;
+	size_t off = 0;
+
+	if (avail <= AGENT_OUT_RING && !(avail & 7) && read_ring(p, i, s->tail, avail, buf)) {
+		while (avail - off >= sizeof(struct agent_out_rec)) {
+			uint32_t len;
+
+			memcpy(&len, buf + off, 4);
+			if (len < sizeof(struct agent_out_rec) || len > avail - off || (len & 7) ||
+			    !deliver(p, buf + off, len))
+				break;
+			off += len;
+		}
+	}
+	if (off != avail)
+		p->xol_stats.out_lost++;
+	mem_write_raw(p, p->agent_out + i * sizeof(*s) + offsetof(struct agent_out_slot, tail),
+		      &s->head, 8);
+}
+
+void patch_drain(struct uproc *p)
+{
+	struct agent_out_slot slots[AGENT_OUT_SLOTS];
+
+	if (!p->agent_out || p->exited ||
+	    mem_read_raw(p, p->agent_out, slots, sizeof(slots)) != (ssize_t)sizeof(slots))
+		return;
+	for (unsigned i = 0; i < AGENT_OUT_SLOTS; i++)
+		if (slots[i].head != slots[i].tail)
+			drain_ring(p, i, &slots[i]);
+}
+
+int tracer_tick(struct tracer *t)
+{
+	long long now = tracer_now_ms();
+	bool any = false;
+
+	for (struct uproc *p = t->procs; p; p = p->next)
+		any |= p->agent_out != 0;
+	if (!any)
+		return -1;
+	if (now >= t->drain_at) {
+		for (struct uproc *p = t->procs; p; p = p->next)
+			patch_drain(p);
+		t->drain_at = now + DRAIN_EVERY_MS;
+	}
+	return (int)(t->drain_at - now);
+}
