@@ -157,6 +157,9 @@ uninstall:
 	rm -f $(DESTDIR)$(SYSTEMDUNITDIR)/utraced.service
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/utraced $(DESTDIR)$(BASHCOMPDIR)/ustrace
 
+# elf_func_test's landing-pad case needs an LSDA: a cleanup under exceptions.
+$(B)/tests/unit/elf_func_test: CFLAGS += -fexceptions
+
 # Unit tests link pure code first; libutraced.a only resolves what remains
 # (and what it needs in turn: gdb_trace.o the tracer core).
 $(B)/tests/unit/%: tests/unit/%.c $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a

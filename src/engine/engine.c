@@ -216,6 +216,7 @@ int engine_resume(struct engine *e, const struct engine_resume *acts, size_t n)
 		resume_signal(e, th, a->sig);
 	}
 	e->stopped = false;
+	e->resumed_seq = p->event_seq;
 	sched_update(p);
 	return 0;
 }

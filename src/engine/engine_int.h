@@ -146,13 +146,14 @@ struct engine {
 	struct uproc *p;
 	int slot; /* bit in the per-thread masks */
 	struct engine_client client;
-	bool stopped;		  /* the process is stopped for this engine */
-	bool interrupt_req;	  /* ^C asked, not yet reported */
-	bool has_report;	  /* report waits for all threads to stop */
-	bool notify;		  /* report ready for on_stop() */
-	bool dead;		  /* the process is gone */
-	bool attaching;		  /* its attach stop is not reported yet ... */
-	long long attach_expires; /* ... and when to give up (tracer_deadline()) */
+	bool stopped;		   /* the process is stopped for this engine */
+	unsigned long resumed_seq; /* p->event_seq when it last resumed */
+	bool interrupt_req;	   /* ^C asked, not yet reported */
+	bool has_report;	   /* report waits for all threads to stop */
+	bool notify;		   /* report ready for on_stop() */
+	bool dead;		   /* the process is gone */
+	bool attaching;		   /* its attach stop is not reported yet ... */
+	long long attach_expires;  /* ... and when to give up (tracer_deadline()) */
 	struct engine_stop report;
 	bool pass[NSIG];
 	struct sysset catch_sys; /* syscalls it stops for (gdb's QCatchSyscalls) */
@@ -187,6 +188,7 @@ struct uproc {
 	int memfd;	     /* /proc/PID/mem */
 	struct uthread *threads;
 	struct uthread *last_event; /* thread of the latest event (for ^C reports) */
+	unsigned long event_seq;    /* events so far: last_event's is the latest */
 	struct engine *engines;
 	uint64_t slots; /* engine slots in use */
 	struct swbp *bps;

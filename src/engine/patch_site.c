@@ -52,8 +52,13 @@ static int open_mapping(struct uproc *p, uint64_t addr, uint64_t *file_off)
 	return fd;
 }
 
-/* The function around addr, its original code read; NULL: none found. */
-static uint8_t *func_code(struct uproc *p, uint64_t addr, uint64_t *start, size_t *len)
+/*
+ * The function around addr, its original code read; NULL: none found, or
+ * *why: one whose landing pads (C++ exceptions, cleanups) the unwinder
+ * jumps to unseen by any decoding.
+ */
+static uint8_t *func_code(struct uproc *p, uint64_t addr, uint64_t *start, size_t *len,
+			  const char **why)
 {
 	struct elf_func fn;
 	uint64_t off;
@@ -67,6 +72,10 @@ static uint8_t *func_code(struct uproc *p, uint64_t addr, uint64_t *start, size_
 		return NULL;
 	}
 	close(fd);
+	if (fn.has_lsda) {
+		*why = "landing pads in the function";
+		return NULL;
+	}
 	*start = addr - fn.offset;
 	*len = (size_t)fn.size;
 	code = malloc(*len);
@@ -89,9 +98,10 @@ const char *patch_site_check(struct uproc *p, uint64_t addr, const struct arch_p
 			return "another breakpoint under the jmp";
 	if (ap->ninsns == 1)
 		return NULL; /* nothing can start inside one instruction */
-	code = func_code(p, addr, &start, &len);
+	why = "no function bounds";
+	code = func_code(p, addr, &start, &len, &why);
 	if (!code)
-		return "no function bounds";
+		return why;
 	why = arch_patch_check_func(p->arch, code, len, start, addr, ap->replaced);
 	free(code);
 	return why;

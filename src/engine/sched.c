@@ -48,19 +48,23 @@ static bool stop_threads(struct uproc *p)
 }
 
 /*
- * The thread a ^C names: one that e let run, as gdbserver does. Its
- * SIGINT to the process lands on the main thread unless that one is
- * stopped, so the main thread comes first; naming the last thread to
- * stop made gdb step that one over its next breakpoint, and then it
- * always hit that breakpoint first (gdb.threads/continue-pending-status).
- * With scheduler-locking gdb resumes one thread and goes on with the one
- * the ^C names, so naming a held one would lock the wrong thread in.
+ * The thread a ^C names: one that e let run, as gdbserver does. The
+ * thread of an event since e resumed (it stopped anyway), else the main
+ * thread: gdbserver's SIGINT to the process lands there unless it is
+ * stopped. Naming the last thread that ever stopped made gdb step that
+ * one over its next breakpoint, and then it always hit that breakpoint
+ * first (gdb.threads/continue-pending-status). With scheduler-locking gdb
+ * resumes one thread and goes on with the one the ^C names, so naming a
+ * held one would lock the wrong thread in.
  */
 static struct uthread *interrupted_thread(struct uproc *p, const struct engine *e)
 {
 	struct uthread *main = uproc_thread(p, p->pid);
 	struct uthread *last = p->last_event ? p->last_event : p->threads;
 
+	if (p->last_event && p->event_seq != e->resumed_seq &&
+	    !(p->last_event->hold_mask & ENGINE_BIT(e)))
+		return p->last_event;
 	if (main && !(main->hold_mask & ENGINE_BIT(e)))
 		return main;
 	if (!last || !(last->hold_mask & ENGINE_BIT(e)))

@@ -247,6 +247,7 @@ static void report_event(struct uthread *th, enum uevent_kind kind, unsigned nee
 		th->pending = (struct uevent){.kind = kind};
 		th->has_pending = true;
 		th->p->last_event = th;
+		th->p->event_seq++;
 		return;
 	}
 }
@@ -476,8 +477,10 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 		handle_ptrace_event(p, th, event);
 	} else if (event || sig == (SIGTRAP | 0x80)) { /* a seccomp stop is a syscall entry */
 		sys_handle_stop(th);
-		if (th->has_pending)
+		if (th->has_pending) {
 			p->last_event = th;
+			p->event_seq++;
+		}
 	} else if (sig == th->owed_sig) {
 		/* the signal we queued: given now, as it was meant to be */
 		th->owed_sig = 0;
@@ -486,6 +489,7 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 		return;
 	} else {
 		p->last_event = th;
+		p->event_seq++;
 		if (!patch_classify(th, sig))
 			event_classify(th, sig);
 	}

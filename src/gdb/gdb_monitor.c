@@ -89,12 +89,14 @@ static void mon_stats(struct gdb_session *s, const char *arg)
 		 "step-overs in place: %lu%s%s%s\n"
 		 "threads moved back out of a slot or trampoline: %lu\n"
 		 "breakpoints patched (conditions in the process): %lu\n"
-		 "breakpoints left as traps: %lu%s%s%s\n",
+		 "breakpoints left as traps: %lu%s%s%s\n"
+		 "dprintf lines recorded in the process: %lu%s\n",
 		 st.runs, st.inplace, st.last_why ? " (last: " : "", st.last_why ? st.last_why : "",
 		 st.last_why ? ")" : "", st.caught, st.patched, st.unpatched,
 		 st.last_unpatched_why ? " (last: " : "",
 		 st.last_unpatched_why ? st.last_unpatched_why : "",
-		 st.last_unpatched_why ? ")" : "");
+		 st.last_unpatched_why ? ")" : "", st.out_lines,
+		 st.out_lost ? " (some unreadable: the program wrote over them)" : "");
 	monitor_out(s, msg);
 }
 

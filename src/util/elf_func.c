@@ -1,6 +1,7 @@
 /*
  * elf_func.c: the function around an address of a mapped ELF file, from
- * its symbols (.symtab, else .dynsym).
+ * its symbols (.symtab, else .dynsym), else from its unwind tables
+ * (elf_eh.c), which also say whether it has C++ landing pads.
  *
  * The engine's patched breakpoints (src/engine/patch.c) replace several
  * instructions only after decoding the whole function around them, to
@@ -9,6 +10,7 @@
  * anything: each is checked against the file's size before use.
  */
 #include "elf_func.h"
+#include "elf_int.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -18,10 +20,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_SECTIONS 4096
-#define MAX_SYMS     (16u << 20) /* more than any real table: a broken file */
+#define MAX_SYMS (16u << 20) /* more than any real table: a broken file */
 
-static bool read_at(int fd, uint64_t off, void *buf, size_t len, uint64_t size)
+bool elf_read_at(int fd, uint64_t off, void *buf, size_t len, uint64_t size)
 {
 	if (off > size || len > size - off)
 		return false;
@@ -33,8 +34,8 @@ static bool vaddr_of(int fd, const Elf64_Ehdr *eh, uint64_t size, uint64_t off, 
 {
 	Elf64_Phdr ph;
 
-	for (unsigned i = 0; i < eh->e_phnum && i < MAX_SECTIONS; i++) {
-		if (!read_at(fd, eh->e_phoff + (uint64_t)i * sizeof(ph), &ph, sizeof(ph), size))
+	for (unsigned i = 0; i < eh->e_phnum && i < ELF_MAX_SECTIONS; i++) {
+		if (!elf_read_at(fd, eh->e_phoff + (uint64_t)i * sizeof(ph), &ph, sizeof(ph), size))
 			return false;
 		if (ph.p_type != PT_LOAD || off < ph.p_offset || off - ph.p_offset >= ph.p_filesz)
 			continue;
@@ -57,7 +58,7 @@ static int find_in(int fd, const Elf64_Shdr *sh, uint64_t size, uint64_t vaddr,
 	syms = malloc(n * sizeof(*syms));
 	if (!syms)
 		return -ENOMEM;
-	if (!read_at(fd, sh->sh_offset, syms, n * sizeof(*syms), size))
+	if (!elf_read_at(fd, sh->sh_offset, syms, n * sizeof(*syms), size))
 		goto out;
 	for (uint64_t i = 0; i < n; i++) {
 		const Elf64_Sym *s = &syms[i];
@@ -67,6 +68,7 @@ static int find_in(int fd, const Elf64_Shdr *sh, uint64_t size, uint64_t vaddr,
 			continue;
 		out->start = s->st_value;
 		out->size = s->st_size;
+		out->has_lsda = false;
 		err = 0;
 		break;
 	}
@@ -77,6 +79,7 @@ out:
 
 int elf_func_at(int fd, uint64_t file_off, struct elf_func *out)
 {
+	struct elf_func eh_fn;
 	uint64_t vaddr, size;
 	Elf64_Ehdr eh;
 	Elf64_Shdr sh;
@@ -86,7 +89,7 @@ int elf_func_at(int fd, uint64_t file_off, struct elf_func *out)
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	size = (uint64_t)st.st_size;
-	if (!read_at(fd, 0, &eh, sizeof(eh), size) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	if (!elf_read_at(fd, 0, &eh, sizeof(eh), size) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr) ||
 	    eh.e_shentsize != sizeof(Elf64_Shdr))
 		return -ENOEXEC;
@@ -95,14 +98,19 @@ int elf_func_at(int fd, uint64_t file_off, struct elf_func *out)
 	/* .symtab first (every function), .dynsym if stripped (exported ones) */
 	for (unsigned want = SHT_SYMTAB; err == -ENOENT && want;
 	     want = want == SHT_SYMTAB ? SHT_DYNSYM : 0) {
-		for (unsigned i = 0; i < eh.e_shnum && i < MAX_SECTIONS && err == -ENOENT; i++) {
-			if (!read_at(fd, eh.e_shoff + (uint64_t)i * sizeof(sh), &sh, sizeof(sh),
-				     size))
+		for (unsigned i = 0; i < eh.e_shnum && i < ELF_MAX_SECTIONS && err == -ENOENT;
+		     i++) {
+			if (!elf_read_at(fd, eh.e_shoff + (uint64_t)i * sizeof(sh), &sh, sizeof(sh),
+					 size))
 				return -ENOEXEC;
 			if (sh.sh_type == want)
 				err = find_in(fd, &sh, size, vaddr, out);
 		}
 	}
+	if (err == -ENOENT) /* stripped: the unwind tables know every function */
+		err = elf_eh_func(fd, &eh, size, vaddr, out);
+	else if (!err) /* (landing pads: only the unwind entry says) */
+		out->has_lsda = elf_eh_func(fd, &eh, size, vaddr, &eh_fn) == 0 && eh_fn.has_lsda;
 	if (err)
 		return err;
 	out->offset = vaddr - out->start; /* of vaddr in the function */

@@ -57,6 +57,23 @@ else
 fi
 server_exits || true
 
+# --- a stripped program: the function's bounds from its unwind tables,
+# the breakpoint at its first instruction (one byte: several replaced).
+# gdb reads the symbols from the unstripped file; utraced has only the
+# running program's own, stripped.
+STRIPPED=$WORK/agent_conds.stripped
+objcopy --strip-all "$PROG" "$STRIPPED"
+launch "$STRIPPED" "$N"
+remote_gdb "$PROG" "${SETUP[@]}" "break *visit if \$rsi == 123457" continue 'print $rsi' \
+	'monitor utraced stats' continue
+is "$(grep -c '^Breakpoint 1, ' <<<"$GDB_OUT")" 1 'stripped: one hit reported'
+like "$GDB_OUT" '^\$1 = 123457$' 'stripped: the one with i = 123457'
+exited_with 0 'stripped'
+if ! server_is_gdbserver; then
+	is "$(stats_of 'breakpoints patched[^:]*')" 1 'stripped: patched, several instructions' ||
+		diag "$(grep -A5 '^step-overs out' <<<"$GDB_OUT")"
+fi
+
 # --- attach, a condition in the hot path, detach: the code is the file's
 # (gdbserver stops per hit: fewer calls before the true one)
 AT=5000000

@@ -38,6 +38,8 @@ if ! server_is_gdbserver; then
 	stops=$(stats_of 'step-overs out of line')
 	ok "a stop only when a ring is full (${stops:-?} stops for $N lines)" \
 		eval '((${stops:-1000000} < N / 100))'
+	lines=$(stats_of 'dprintf lines recorded in the process')
+	ok "the lines recorded by the agent (${lines:-?})" eval '((${lines:-0} > N * 9 / 10))'
 fi
 
 # --- a condition: only its true calls print

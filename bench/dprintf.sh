@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# bench/dprintf.sh: the cost of one line of an agent-style dprintf
+# (`set dprintf-style agent`): recorded inside the program by utraced's
+# in-process agent and printed by utraced (docs/agent.md), against the
+# same dprintf through utraced --agent=off (a stop per line, out of line)
+# and through gdbserver (a stop per line). Output goes to /dev/null.
+#
+#   bench/dprintf.sh [THREADS:CALLS_EACH ...]   (default 1:1000000 8:125000)
+#
+# Per line = (session - fixed) / lines, the fixed cost being the same
+# session with one call; the stopping servers run 1% of the calls.
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+B=$TOP/build
+PROG=$B/bench/cond_threads
+[[ -x $PROG && -x $B/utraced ]] || make -C "$TOP" -s all "$PROG" >/dev/null
+DIR=$(mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+
+now() { date +%s.%N; }
+
+# session SERVER N CALLS [OPTS...]: wall time of a gdb session to the program's exit.
+session() {
+	local server=$1 n=$2 calls=$3 t0 t1 target
+	shift 3
+	rm -f "$DIR/s"
+	if [[ $server == gdbserver ]]; then
+		gdbserver "$@" "$DIR/s" "$PROG" "$n" "$calls" >/dev/null 2>&1 &
+		target=$DIR/s
+		for _ in $(seq 100); do [[ -S $DIR/s ]] && break; sleep 0.05; done
+	else
+		"$B/utraced" "$@" "unix:$DIR/s" "$PROG" "$n" "$calls" >/dev/null 2>&1 &
+		for _ in $(seq 100); do [[ -S $DIR/s ]] && break; sleep 0.05; done
+		target=$DIR/s
+	fi
+	t0=$(now)
+	gdb -batch -nx -ex 'set dprintf-style agent' -ex "target remote $target" \
+		-ex 'dprintf hit,"t%d %ld\n", id, i' -ex continue "$PROG" >"$DIR/gdb.out" 2>&1
+	t1=$(now)
+	wait
+	grep -q 'exited normally' "$DIR/gdb.out" || { echo "session failed:" >&2; cat "$DIR/gdb.out" >&2; exit 1; }
+	echo "$t1 - $t0" | bc -l
+}
+
+per_line() { # per_line FULL FIXED LINES
+	echo "($1 - $2) * 1000000 / $3" | bc -l
+}
+
+printf '%-8s %10s %16s %18s %16s\n' threads lines 'agent (us/line)' 'agent off (us/line)' 'gdbserver (us/line)'
+for spec in ${*:-1:1000000 8:125000}; do
+	n=${spec%:*} calls=${spec#*:} few=$((calls / 100 + 1))
+	fixed=$(session utraced "$n" 1)
+	full=$(session utraced "$n" "$calls")
+	off=$(session utraced "$n" "$few" --agent=off)
+	gfixed=$(session gdbserver "$n" 1)
+	gs=$(session gdbserver "$n" "$few")
+	printf '%-8s %10s %16.2f %18.1f %16.1f\n' "$n" $((n * calls)) \
+		"$(per_line "$full" "$fixed" $((n * calls)))" \
+		"$(per_line "$off" "$fixed" $((n * few)))" \
+		"$(per_line "$gs" "$gfixed" $((n * few)))"
+done

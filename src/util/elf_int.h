@@ -1,0 +1,25 @@
+/*
+ * elf_int.h: what elf_func.c and elf_eh.c share: bounded reads of a file
+ * that may be anything.
+ */
+#ifndef UTRACED_ELF_INT_H
+#define UTRACED_ELF_INT_H
+
+#include <elf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ELF_MAX_SECTIONS 4096
+
+/* Read len bytes at off of fd (size bytes long); false if they are not all there. */
+bool elf_read_at(int fd, uint64_t off, void *buf, size_t len, uint64_t size);
+
+/*
+ * The function containing vaddr from the unwind tables (elf_eh.c): its
+ * bounds and whether it has an LSDA. 0, -ENOENT, -ENOEXEC or -ENOMEM.
+ */
+struct elf_func;
+int elf_eh_func(int fd, const Elf64_Ehdr *eh, uint64_t size, uint64_t vaddr, struct elf_func *out);
+
+#endif
