@@ -25,9 +25,9 @@ session() {
 	shift 3
 	rm -f "$DIR/s"
 	if [[ $server == gdbserver ]]; then
-		gdbserver "$@" "$DIR/s" "$PROG" "$n" "$calls" >/dev/null 2>&1 &
-		target=$DIR/s
-		for _ in $(seq 100); do [[ -S $DIR/s ]] && break; sleep 0.05; done
+		gdbserver "$@" :0 "$PROG" "$n" "$calls" >/dev/null 2>"$DIR/gs.err" &
+		for _ in $(seq 100); do grep -q 'Listening on port' "$DIR/gs.err" && break; sleep 0.05; done
+		target=:$(sed -n 's/^Listening on port \([0-9]*\).*/\1/p' "$DIR/gs.err")
 	else
 		"$B/utraced" "$@" "unix:$DIR/s" "$PROG" "$n" "$calls" >/dev/null 2>&1 &
 		for _ in $(seq 100); do [[ -S $DIR/s ]] && break; sleep 0.05; done

@@ -140,7 +140,8 @@ struct engine_client {
 	 * bp (agent-style dprintf, engine_bp_conds()): command cmd, its
 	 * printf instruction at offset fmt_pc, its arguments; strs[i] holds
 	 * what a %s printed from address args (the string, len bytes). Called
-	 * in each thread's order, from any stop of the process or a timer.
+	 * in each thread's order, from any stop of the process or a timer;
+	 * then once with pr NULL: that batch is over (write out what waits).
 	 */
 	void (*bp_printed)(void *ctx, struct engine *e, const struct engine_printed *pr);
 	const char *name; /* endpoint description, for `engines` listings */

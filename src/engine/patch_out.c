@@ -101,13 +101,19 @@ static void drain_ring(struct uproc *p, unsigned i, const struct agent_out_slot 
 void patch_drain(struct uproc *p)
 {
 	struct agent_out_slot slots[AGENT_OUT_SLOTS];
+	bool any = false;
 
 	if (!p->agent_out || p->exited ||
 	    mem_read_raw(p, p->agent_out, slots, sizeof(slots)) != (ssize_t)sizeof(slots))
 		return;
-	for (unsigned i = 0; i < AGENT_OUT_SLOTS; i++)
-		if (slots[i].head != slots[i].tail)
-			drain_ring(p, i, &slots[i]);
+	for (unsigned i = 0; i < AGENT_OUT_SLOTS; i++) {
+		if (slots[i].head == slots[i].tail)
+			continue;
+		drain_ring(p, i, &slots[i]);
+		any = true;
+	}
+	for_each_engine(p, e) if (any && e->client.bp_printed) /* the batch is over */
+		e->client.bp_printed(e->client.ctx, e, NULL);
 }
 
 int tracer_tick(struct tracer *t)

@@ -129,19 +129,53 @@ static int cond_read_reg(void *ctx, int regnum, uint64_t *val)
  * dprintf in the agent style: the text goes where the program's output
  * goes (our stdout), as with gdbserver; on stdio our stdout is gdb's.
  */
-static int cond_print(void *ctx, const char *text, size_t len)
+static int write_all(int fd, const char *text, size_t len)
 {
-	struct cond_ctx *c = ctx;
-	int fd = c->stdio ? 2 : 1;
-
 	while (len) {
 		ssize_t n = write(fd, text, len);
 
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n < 0)
 			return -errno;
 		text += n;
 		len -= (size_t)n;
 	}
+	return 0;
+}
+
+/*
+ * The agent's lines come in batches (a drain of the rings): they are
+ * gathered here and written at the batch's end, one write for many lines.
+ */
+static struct {
+	char buf[64 * 1024];
+	size_t len;
+	int fd;
+} batch;
+
+static int batch_flush(void)
+{
+	int err = batch.len ? write_all(batch.fd, batch.buf, batch.len) : 0;
+
+	batch.len = 0;
+	return err;
+}
+
+static int cond_print(void *ctx, const char *text, size_t len)
+{
+	struct cond_ctx *c = ctx;
+	int fd = c->stdio ? 2 : 1;
+
+	if (!c->pr) /* a line printed here, after the batch's: in order */
+		return batch_flush() ?: write_all(fd, text, len);
+	if (batch.len && (batch.fd != fd || len > sizeof(batch.buf) - batch.len))
+		batch_flush();
+	if (len > sizeof(batch.buf))
+		return write_all(fd, text, len);
+	batch.fd = fd;
+	memcpy(batch.buf + batch.len, text, len);
+	batch.len += len;
 	return 0;
 }
 
@@ -202,7 +236,13 @@ void gdb_cond_printed(struct gdb_session *s, struct engine *e, const struct engi
 {
 	struct cond_ctx ctx = {.e = e, .pr = pr, .stdio = s->server && s->server->stdio};
 	struct agent_env env = {.ctx = &ctx, .read_mem = printed_read_mem, .print = cond_print};
-	struct gdb_cond *c = find(s, engine_pid(e), 0, pr->bp);
+	struct gdb_cond *c;
+
+	if (!pr) { /* the batch is over */
+		batch_flush();
+		return;
+	}
+	c = find(s, engine_pid(e), 0, pr->bp);
 
 	if (!c || pr->cmd >= c->l.ncmds)
 		return; /* its dprintf is gone (deleted since): nobody to print for */
