@@ -19,6 +19,7 @@
 #include "agent/agent.h"
 #include "agent/agent_inproc.h"
 #include "tap.h"
+#include "gdb_bytecode.h"
 
 enum {
 	ADD = 0x02,
@@ -441,6 +442,59 @@ static void test_random(void)
 	ok(bad == 0, "%d random programs: the same value in the blob and here", n);
 }
 
+/* --- what real gdb emits (gdb_bytecode.h), on random registers and locals */
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static bool code_of(const char *lenhex, struct code *c)
+{
+	char *end;
+	unsigned long len = strtoul(lenhex, &end, 16);
+
+	*c = (struct code){0};
+	if (*end++ != ',' || len > sizeof(c->b) || strlen(end) != 2 * len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		c->b[c->n++] = (uint8_t)(hexval(end[2 * i]) << 4 | hexval(end[2 * i + 1]));
+	return true;
+}
+
+static void test_gdb_corpus(void)
+{
+	struct agent_inproc_frame saved = frame;
+	uint8_t saved_mem[sizeof(mem)];
+	size_t n = sizeof(gdb_bytecode) / sizeof(gdb_bytecode[0]);
+
+	memcpy(saved_mem, mem, sizeof(mem));
+	srand(29);
+	for (size_t k = 0; k < n; k++) {
+		struct code c;
+		int bad = 0;
+
+		if (!code_of(gdb_bytecode[k].hex, &c)) {
+			ok(0, "gdb's \"%s\": its bytecode decodes", gdb_bytecode[k].cond);
+			continue;
+		}
+		for (int round = 0; round < 200 && !bad; round++) {
+			for (int r = 0; r < 16; r++)
+				if (r != 6 && r != 7)
+					frame.gpr[r] = (uint64_t)rand() << 33 ^ (uint64_t)rand();
+			frame.eflags = (uint64_t)rand() & 0xcd5;
+			for (size_t i = 0; i < sizeof(mem);
+			     i++) /* small values often: conditions hold */
+				mem[i] = (uint8_t)(round % 3 ? rand() % 16 : rand());
+			bad += !same(&c, gdb_bytecode[k].cond);
+		}
+		ok(!bad, "gdb's \"%s\": the agent agrees with utraced on 200 states",
+		   gdb_bytecode[k].cond);
+	}
+	frame = saved;
+	memcpy(mem, saved_mem, sizeof(mem));
+}
+
 /* --- agent-style dprintf: records in the thread's ring, formatted by utraced */
 
 static struct agent_out_region *out;
@@ -650,6 +704,7 @@ int main(void)
 	test_refused();
 	test_conditions();
 	test_random();
+	test_gdb_corpus();
 	test_dprintf();
 	return done_testing();
 }
