@@ -20,12 +20,16 @@
  */
 #include "engine_int.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,15 +78,32 @@ static bool crash_wait_stop(pid_t tid, long long deadline, int *status)
 	}
 }
 
+/*
+ * The stop of th, not known to be stopped: the one being handled when we
+ * crashed (reaped already: no other comes, and waiting for one would
+ * leave it to the kernel's detach, which delivers a trap's SIGTRAP), or
+ * the one an interrupt brings.
+ */
+static bool crash_stop_of(struct uthread *th, long long deadline, int *status)
+{
+	const struct tracer *t = th->p->t;
+
+	if (th->tid == t->inflight_tid && WIFSTOPPED(t->inflight_status)) {
+		*status = t->inflight_status;
+		return true;
+	}
+	if (!th->interrupting)
+		ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L);
+	return crash_wait_stop(th->tid, deadline, status);
+}
+
 static void let_thread_go(struct uthread *th, long long deadline)
 {
 	struct leaving l;
 	int status, sig;
 
 	if (!th->stopped) {
-		if (!th->interrupting)
-			ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L);
-		if (!crash_wait_stop(th->tid, deadline, &status))
+		if (!crash_stop_of(th, deadline, &status))
 			return; /* gone, or stuck: the kernel detaches it when we die */
 		/* a step's trap the interrupt overtook: taken (not passed), else it kills */
 		if ((unsigned)status >> 16 == PTRACE_EVENT_STOP &&
@@ -99,9 +120,76 @@ static void let_thread_go(struct uthread *th, long long deadline)
 		return;
 	}
 	sig = th->has_pending && th->pending.kind == UEV_SIGNAL ? th->pending.sig : th->deliver_sig;
+	/* stopped with a step's trap still queued (an interrupt overtook it): taken first */
+	if (!sig && leaving_step_trap_queued(th->tid) &&
+	    ptrace(PTRACE_CONT, th->tid, 0L, 0L) == 0 &&
+	    crash_wait_stop(th->tid, deadline, &status)) {
+		leaving_init(&l, th->p, th->tid);
+		leaving_let_go(&l, status);
+		return;
+	}
 	if (th->p->dregs_used)
 		bp_dregs_clear(th->tid);
 	ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig);
+}
+
+static bool known_tid(const struct uproc *p, pid_t tid)
+{
+	int n = 0;
+
+	for (struct uthread *th = p->threads; th && n < CRASH_MAX_WALK; th = th->next, n++)
+		if (th->tid == tid)
+			return true;
+	return false;
+}
+
+/* An early status of tid (a new thread whose clone event we had not seen yet). */
+static bool early_status(const struct tracer *t, pid_t tid, int *status)
+{
+	for (size_t i = 0; i < t->nearly; i++) {
+		if (t->early[i].pid == tid) {
+			*status = t->early[i].status;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Tasks of p we did not know yet (a thread made just before the crash):
+ * traced all the same (PTRACE_O_TRACECLONE), and one may have hit a trap
+ * already. Let go as the others, or the kernel's detach delivers that
+ * trap. Listed with getdents64 on /proc/PID/task: no allocation here.
+ */
+static void let_unknown_go(struct uproc *p, long long deadline)
+{
+	char path[64], buf[4096];
+	struct leaving l;
+	int fd, status;
+	long n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", p->pid);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+			pid_t tid = (pid_t)atoi(d->d_name);
+
+			off += d->d_reclen;
+			if (tid <= 0 || known_tid(p, tid))
+				continue;
+			if (!early_status(p->t, tid, &status)) {
+				ptrace(PTRACE_INTERRUPT, tid, 0L, 0L);
+				if (!crash_wait_stop(tid, deadline, &status))
+					continue;
+			}
+			leaving_init(&l, p, tid);
+			leaving_let_go(&l, status);
+		}
+	}
+	close(fd);
 }
 
 static void let_all_go(struct tracer *t)
@@ -119,6 +207,7 @@ static void let_all_go(struct tracer *t)
 			continue;
 		for (struct uthread *th = p->threads; th && n < CRASH_MAX_WALK; th = th->next, n++)
 			let_thread_go(th, deadline);
+		let_unknown_go(p, deadline);
 	}
 }
 

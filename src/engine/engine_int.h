@@ -241,8 +241,10 @@ struct tracer {
 	size_t nleaving, leaving_cap;
 	int stop_timeout_ms; /* tracer_set_stop_timeout(); 0: as long as it takes */
 	long long drain_at;  /* when the agents' dprintf output is read next (patch_out.c) */
-	bool xol;	     /* step over breakpoints out of line (tracer_set_xol) */
-	bool agent;	     /* conditions in the process (tracer_set_agent, patch.c) */
+	pid_t inflight_tid;  /* a status reaped and being handled (crash.c) */
+	int inflight_status;
+	bool xol;   /* step over breakpoints out of line (tracer_set_xol) */
+	bool agent; /* conditions in the process (tracer_set_agent, patch.c) */
 };
 
 /* tracer.c */

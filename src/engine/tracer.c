@@ -230,7 +230,11 @@ static void handle_status(struct tracer *t, pid_t tid, int status, const struct 
 	if (ru)
 		th->stime_ns =
 			(int64_t)ru->ru_stime.tv_sec * 1000000000 + ru->ru_stime.tv_usec * 1000;
+	/* reaped, not handled yet: what a crash meanwhile must know (crash.c) */
+	t->inflight_tid = tid;
+	t->inflight_status = status;
 	uproc_handle_status(th->p, th, status);
+	t->inflight_tid = 0;
 }
 
 /*

@@ -185,6 +185,12 @@ void uproc_detach_all(struct uproc *p)
 			leaving_add(p, th->tid);
 			continue;
 		}
+		/* a step's trap an interrupt overtook: taken at its stop (leaving.c), not passed */
+		if (!th->deliver_sig && !th->has_pending && leaving_step_trap_queued(th->tid) &&
+		    ptrace(PTRACE_CONT, th->tid, 0L, 0L) == 0) {
+			leaving_add(p, th->tid);
+			continue;
+		}
 		if (th->has_pending && th->pending.kind == UEV_SIGNAL)
 			sig = th->pending.sig;
 		th->deliver_sig = sig;
