@@ -71,6 +71,47 @@ bool bp_is_moribund(struct uproc *p, uint64_t addr)
 	return false;
 }
 
+/*
+ * A breakpoint asked for under a patch's jmp while threads run (non-stop):
+ * it goes in at the next moment every thread is stopped (the patch pass,
+ * asked for now), after the jmp. gdb is told it is in, as gdbserver,
+ * which stops every thread around such writes, would; a thread that runs
+ * through those bytes before the pass is not stopped there.
+ */
+static int bp_owe(struct engine *e, struct swbp *bp, uint64_t addr)
+{
+	struct uproc *p = e->p;
+
+	if (!bp) {
+		bp = calloc(1, sizeof(*bp));
+		if (!bp)
+			return -ENOMEM;
+		bp->addr = addr;
+		bp->next = p->bps;
+		p->bps = bp;
+	}
+	bp->owners |= ENGINE_BIT(e);
+	bp->insert_owed = true;
+	p->patch_pass = true;
+	sched_update(p);
+	return 0;
+}
+
+void bp_insert_owed(struct uproc *p)
+{
+	for (struct swbp *bp = p->bps; bp; bp = bp->next) {
+		if (!bp->insert_owed)
+			continue;
+		bp->insert_owed = false;
+		if (!bp->owners || (patch_under_jmp(p, bp->addr) && !patch_undo_under(p, bp->addr)))
+			continue;
+		if (mem_read_raw(p, bp->addr, bp->orig, p->arch->trap_len) ==
+			    (ssize_t)p->arch->trap_len &&
+		    bp_write_insn(p, bp, true) == 0)
+			bp->inserted = true;
+	}
+}
+
 int bp_sw_insert(struct engine *e, uint64_t addr)
 {
 	struct uproc *p = e->p;
@@ -80,7 +121,7 @@ int bp_sw_insert(struct engine *e, uint64_t addr)
 
 	/* under a patch's jmp: the jmp goes first, with every thread stopped */
 	if (patch_under_jmp(p, addr) && !(sched_all_stopped(p) && patch_undo_under(p, addr)))
-		return -EAGAIN;
+		return bp_owe(e, bp, addr);
 	if (bp && bp_trap_present(p, bp)) {
 		bp->owners |= ENGINE_BIT(e);
 		if (bp->patch && bp->owners != bp->cond_owner)

@@ -123,7 +123,8 @@ struct swbp {
 	uint64_t addr;
 	uint64_t owners; /* engines that inserted it; 0: a patch left to undo (patch.c) */
 	uint8_t orig[16];
-	bool inserted; /* trap bytes are in memory */
+	bool inserted;	  /* trap bytes are in memory */
+	bool insert_owed; /* under a patch's jmp: goes in at the next all-stopped pass */
 	/* the in-process agent (patch.c) */
 	uint8_t *cond; /* its conditions, in the agent's program format; NULL: none */
 	uint32_t cond_len;
@@ -381,6 +382,8 @@ bool patch_wanted(struct uproc *p, const struct swbp *bp);
 enum xol_result patch_prepare(struct uthread *th, struct swbp *bp);
 /* th at a patched bp, reported there: on from the relocated instruction. */
 enum xol_result patch_go_on(struct uthread *th, struct swbp *bp);
+/* Breakpoints owed (under a jmp when asked for): in now, every thread stopped. */
+void bp_insert_owed(struct uproc *p);
 /* The agent's dprintf records of p, to their engines (patch_out.c). */
 void patch_drain(struct uproc *p);
 /* Every thread stopped: write the jmps prepared, undo the patches unwanted. */

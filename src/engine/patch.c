@@ -197,6 +197,13 @@ static void apply(struct uproc *p, struct swbp *bp)
 		patch_forget(p, bp);
 		return;
 	}
+	for (struct swbp *o = p->bps; o; o = o->next) {
+		if (o->addr > bp->addr && o->addr < bp->addr + len) { /* (inserted meanwhile) */
+			give_up(p, bp, "another breakpoint under the jmp");
+			patch_forget(p, bp);
+			return;
+		}
+	}
 	memcpy(bp->orig + p->arch->trap_len, cur + p->arch->trap_len, len - p->arch->trap_len);
 	if (mem_write_raw(p, bp->addr, pt->code.jump, len) != (ssize_t)len)
 		return;
@@ -224,6 +231,7 @@ void patch_pass(struct uproc *p)
 
 	p->patch_pass = false;
 	for_each_thread(p, th) patch_stopped(th); /* (done at each stop; a detach's too) */
+	bp_insert_owed(p);			  /* (after the jmp over them is undone) */
 	while ((bp = *pp)) {
 		bool keep = bp->owners && bp->cond && bp->owners == bp->cond_owner &&
 			    !(bp->patch && bp->patch->unwanted);
