@@ -201,8 +201,7 @@ static enum arch_dr_type dr_type(enum engine_bp_type type)
 static void dregs_changed(struct uproc *p)
 {
 	p->dregs_used = true;
-	for_each_thread(p, th)
-	{
+	for_each_thread(p, th) {
 		th->dr_dirty = true;
 		if (th->stopped)
 			bp_dregs_apply(th);

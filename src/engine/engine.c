@@ -63,8 +63,7 @@ size_t engine_stop_signals(const struct engine *e, struct engine_stop *out, size
 
 	if (!e->stopped)
 		return 0;
-	for_each_thread(e->p, th)
-	{
+	for_each_thread(e->p, th) {
 		if (!th->has_pending || th->pending.kind != UEV_SIGNAL || th->tid == e->report.tid)
 			continue;
 		if (n < max)
@@ -81,8 +80,7 @@ size_t engine_threads(struct engine *e, pid_t *tids, size_t max)
 {
 	size_t n = 0;
 
-	for_each_thread(e->p, th)
-	{
+	for_each_thread(e->p, th) {
 		if (n < max)
 			tids[n] = th->tid;
 		n++;
@@ -151,8 +149,7 @@ void engine_keep_signals(struct engine *e, const bool keep[NSIG])
 {
 	if (e->dead)
 		return;
-	for_each_thread(e->p, th)
-	{
+	for_each_thread(e->p, th) {
 		int sig = th->deliver_sig;
 
 		if ((th->sig_owners & ENGINE_BIT(e)) && sig > 0 && sig < NSIG && !keep[sig])
@@ -175,8 +172,7 @@ static void ask_step(struct engine *e, struct uthread *th)
 /* Non-stop: let go of the named threads that are stopped for e; leave the rest. */
 static int resume_nonstop(struct engine *e, const struct engine_resume *acts, size_t n)
 {
-	for_each_thread(e->p, th)
-	{
+	for_each_thread(e->p, th) {
 		const struct engine_resume *a = find_action(acts, n, th->tid);
 
 		if (!a || a->action == ENGINE_HOLD || !(th->hold_mask & ENGINE_BIT(e)))
@@ -200,8 +196,7 @@ int engine_resume(struct engine *e, const struct engine_resume *acts, size_t n)
 		return resume_nonstop(e, acts, n);
 	if (!e->stopped)
 		return -EBUSY;
-	for_each_thread(p, th)
-	{
+	for_each_thread(p, th) {
 		const struct engine_resume *a = find_action(acts, n, th->tid);
 		enum engine_action act = a ? a->action : ENGINE_HOLD;
 

@@ -401,7 +401,9 @@ static struct uproc *attach_new(struct tracer *t, pid_t pid, int *err)
 /* A thread in a syscall we injected or on its way through a slot (xol.c). */
 static bool xol_in_flight(struct uproc *p)
 {
-	for_each_thread(p, th) if (th->xol_inj || (th->xol_busy && !th->stopped)) return true;
+	for_each_thread(p, th)
+		if (th->xol_inj || (th->xol_busy && !th->stopped))
+			return true;
 	return false;
 }
 
@@ -505,8 +507,7 @@ void engine_detach(struct engine *e)
 	if (!p->exited)
 		bp_engine_drop(e);
 	CRASH_POINT("detach");
-	for_each_thread(p, th)
-	{
+	for_each_thread(p, th) {
 		th->hold_mask &= ~ENGINE_BIT(e);
 		th->step_mask &= ~ENGINE_BIT(e);
 		th->sig_owners &= ~ENGINE_BIT(e);

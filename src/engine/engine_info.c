@@ -20,7 +20,9 @@ static struct engine *find_engine(struct tracer *t, pid_t pid, int slot)
 
 	if (!p)
 		return NULL;
-	for_each_engine(p, e) if (e->slot == slot) return e;
+	for_each_engine(p, e)
+		if (e->slot == slot)
+			return e;
 	return NULL;
 }
 
@@ -49,7 +51,8 @@ static void fill_info(struct engine *e, struct engine_info *out)
 		.catch_syscalls = e->catch_sys.on,
 		.catch_all = e->catch_sys.all,
 	};
-	for_each_thread(e->p, th) out->nheld += !!(th->hold_mask & ENGINE_BIT(e));
+	for_each_thread(e->p, th)
+		out->nheld += !!(th->hold_mask & ENGINE_BIT(e));
 	for (int sig = 1; sig < NSIG; sig++)
 		out->npass += e->pass[sig];
 }
@@ -63,8 +66,7 @@ size_t engine_info_list(struct tracer *t, pid_t pid, struct engine_info *out, si
 	if (!p)
 		return 0;
 	for (int slot = 0; slot < UPROC_MAX_ENGINES; slot++) {
-		for_each_engine(p, e)
-		{
+		for_each_engine(p, e) {
 			if (e->slot != slot)
 				continue;
 			if (n < max)

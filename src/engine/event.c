@@ -167,9 +167,9 @@ uint64_t event_wanted_by(struct uthread *th, const struct uevent *ev)
 		 * thread (as gdbserver does): gdb must know a handler is about
 		 * to run inside its step.
 		 */
-		for_each_engine(p, e) if (!e->pass[ev->sig] ||
-					  (!e->observer && (th->step_mask & ENGINE_BIT(e)))) want |=
-			ENGINE_BIT(e);
+		for_each_engine(p, e)
+			if (!e->pass[ev->sig] || (!e->observer && (th->step_mask & ENGINE_BIT(e))))
+				want |= ENGINE_BIT(e);
 		return want | bp_owners_at_pc(th);
 	case UEV_SWBREAK:
 		bp = bp_find(p, ev->addr);
@@ -182,13 +182,15 @@ uint64_t event_wanted_by(struct uthread *th, const struct uevent *ev)
 	case UEV_VFORK_DONE:
 	case UEV_EXEC:
 	case UEV_THREAD_NEW:
-		for_each_engine(p, e) if (!e->observer && (e->events & event_need(ev))) want |=
-			ENGINE_BIT(e);
+		for_each_engine(p, e)
+			if (!e->observer && (e->events & event_need(ev)))
+				want |= ENGINE_BIT(e);
 		return want;
 	case UEV_HW:
-		for_each_engine(p, e) for (struct hwbp *h = e->hw; h;
-					   h = h->next) if (hw_matches(h, ev)) want |=
-			ENGINE_BIT(e);
+		for_each_engine(p, e)
+			for (struct hwbp *h = e->hw; h; h = h->next)
+				if (hw_matches(h, ev))
+					want |= ENGINE_BIT(e);
 		return want | (ev->also_step ? th->step_mask : 0);
 	default:
 		return 0;
@@ -250,8 +252,7 @@ static void make_stop(struct uthread *th, const struct uevent *ev, struct engine
  */
 static uint64_t bp_filter(struct uthread *th, uint64_t addr, uint64_t want)
 {
-	for_each_engine(th->p, e)
-	{
+	for_each_engine(th->p, e) {
 		if (!(want & ENGINE_BIT(e)) || !e->client.bp_goes_on)
 			continue;
 		if (e->client.bp_goes_on(e->client.ctx, e, th->tid, addr))
@@ -266,8 +267,7 @@ void event_dispatch(struct uthread *th)
 	struct uevent ev = th->pending;
 	uint64_t want = event_wanted_by(th, &ev);
 
-	for_each_engine(p, e)
-	{
+	for_each_engine(p, e) {
 		bool busy = e->stopped || e->has_report;
 
 		/*
@@ -298,8 +298,7 @@ void event_dispatch(struct uthread *th)
 	}
 	if (!want)
 		return;
-	for_each_engine(p, e)
-	{
+	for_each_engine(p, e) {
 		struct engine_stop st;
 
 		if (!(want & ENGINE_BIT(e)))

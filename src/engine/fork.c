@@ -158,8 +158,7 @@ static void tell_observers(struct uthread *th, struct uproc *cp,
 {
 	struct uproc *p = th->p;
 
-	for_each_engine(p, e)
-	{
+	for_each_engine(p, e) {
 		struct engine_event ev = {.kind = ENGINE_EV_PROC_NEW,
 					  .pid = p->pid,
 					  .tid = th->tid,
@@ -182,7 +181,9 @@ bool fork_is_thread(struct uproc *p, pid_t tid)
 	 * process, whatever its flags: while a stop-mode engine is there,
 	 * so do we. Only tracers alone see such a clone as the process it is.
 	 */
-	for_each_engine(p, e) if (!e->observer) return true;
+	for_each_engine(p, e)
+		if (!e->observer)
+			return true;
 	tgid = tracer_tgid_of(tid);
 	return tgid == 0 || tgid == p->pid; /* unknown: a thread (never lost) */
 }
@@ -195,8 +196,7 @@ void fork_event(struct uthread *th, pid_t child, bool vfork)
 	int map[UPROC_MAX_ENGINES];
 	uint64_t want = 0, follow = 0;
 
-	for_each_engine(p, e)
-	{
+	for_each_engine(p, e) {
 		if (!e->observer && (e->events & need))
 			want |= ENGINE_BIT(e);
 		if (e->observer && !e->dead && (e->observe & ENGINE_OBSERVE_FORKS))
@@ -218,8 +218,7 @@ void fork_event(struct uthread *th, pid_t child, bool vfork)
 	uthread_add(cp, child)->stopped = true;
 	for (int i = 0; i < UPROC_MAX_ENGINES; i++)
 		map[i] = -1;
-	for_each_engine(p, e)
-	{
+	for_each_engine(p, e) {
 		struct engine *ce = want & ENGINE_BIT(e) ? follow_child(e, cp) : NULL;
 
 		if (ce)

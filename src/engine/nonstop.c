@@ -58,8 +58,7 @@ void nonstop_report(struct engine *e, struct uthread *th, const struct engine_st
 /* Threads asked to stop: interrupt them, and report those stopped with nothing else to say. */
 void nonstop_stop_requests(struct uproc *p)
 {
-	for_each_thread(p, th)
-	{
+	for_each_thread(p, th) {
 		if (!th->stop_req)
 			continue;
 		if (!th->stopped) {
@@ -69,8 +68,7 @@ void nonstop_stop_requests(struct uproc *p)
 		}
 		if (th->has_pending)
 			continue; /* its event is the report */
-		for_each_engine(p, e)
-		{
+		for_each_engine(p, e) {
 			struct engine_stop st = {
 				.kind = ENGINE_STOP_STOPPED, .pid = p->pid, .tid = th->tid};
 
@@ -99,14 +97,18 @@ int engine_set_nonstop(struct engine *e, bool on)
 		/* every thread stopped for it stays so, each on its own */
 		if (!e->stopped)
 			return -EBUSY;
-		for_each_thread(p, th) th->hold_mask |= ENGINE_BIT(e);
+		for_each_thread(p, th)
+			th->hold_mask |= ENGINE_BIT(e);
 		e->stopped = false;
 		e->nonstop = true;
 		return 0;
 	}
 	/* back to all-stop: every thread must be stopped for it */
-	for_each_thread(p, th) if (!(th->hold_mask & ENGINE_BIT(e))) return -EBUSY;
-	for_each_thread(p, th) th->hold_mask &= ~ENGINE_BIT(e);
+	for_each_thread(p, th)
+		if (!(th->hold_mask & ENGINE_BIT(e)))
+			return -EBUSY;
+	for_each_thread(p, th)
+		th->hold_mask &= ~ENGINE_BIT(e);
 	e->nonstop = false;
 	e->stopped = true;
 	e->nsq_len = 0;
@@ -127,8 +129,7 @@ int engine_stop_thread(struct engine *e, pid_t tid, bool ctrlc)
 		return -ESRCH;
 	if (!e->nonstop)
 		return engine_interrupt(e);
-	for_each_thread(p, th)
-	{
+	for_each_thread(p, th) {
 		if (tid != -1 && th->tid != tid)
 			continue;
 		any = true;

@@ -39,8 +39,7 @@ void engine_observe_release(struct engine *e)
 
 	if (e->dead)
 		return;
-	for_each_thread(e->p, th)
-	{
+	for_each_thread(e->p, th) {
 		if (!(th->hold_mask & ENGINE_BIT(e)))
 			continue;
 		th->hold_mask &= ~ENGINE_BIT(e);

@@ -230,8 +230,9 @@ void patch_pass(struct uproc *p)
 	struct swbp **pp = &p->bps, *bp;
 
 	p->patch_pass = false;
-	for_each_thread(p, th) patch_stopped(th); /* (done at each stop; a detach's too) */
-	bp_insert_owed(p);			  /* (after the jmp over them is undone) */
+	for_each_thread(p, th)
+		patch_stopped(th); /* (done at each stop; a detach's too) */
+	bp_insert_owed(p);	   /* (after the jmp over them is undone) */
 	while ((bp = *pp)) {
 		bool keep = bp->owners && bp->cond && bp->owners == bp->cond_owner &&
 			    !(bp->patch && bp->patch->unwanted);

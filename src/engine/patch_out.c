@@ -54,8 +54,9 @@ static bool deliver(struct uproc *p, const uint8_t *rec, size_t len)
 	pr.nargs = h.nargs;
 	pr.nstrs = h.nstr;
 	bp = bp_find(p, h.bp);
-	for_each_engine(p, e) if (bp && bp->cond_owner == ENGINE_BIT(e) && e->client.bp_printed)
-		e->client.bp_printed(e->client.ctx, e, &pr);
+	for_each_engine(p, e)
+		if (bp && bp->cond_owner == ENGINE_BIT(e) && e->client.bp_printed)
+			e->client.bp_printed(e->client.ctx, e, &pr);
 	p->xol_stats.out_lines++;
 	return true;
 }
@@ -112,8 +113,9 @@ void patch_drain(struct uproc *p)
 		drain_ring(p, i, &slots[i]);
 		any = true;
 	}
-	for_each_engine(p, e) if (any && e->client.bp_printed) /* the batch is over */
-		e->client.bp_printed(e->client.ctx, e, NULL);
+	for_each_engine(p, e)
+		if (any && e->client.bp_printed) /* the batch is over */
+			e->client.bp_printed(e->client.ctx, e, NULL);
 }
 
 int tracer_tick(struct tracer *t)

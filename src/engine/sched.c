@@ -21,13 +21,17 @@
 
 static bool any_engine_stopped(struct uproc *p)
 {
-	for_each_engine(p, e) if (e->stopped) return true;
+	for_each_engine(p, e)
+		if (e->stopped)
+			return true;
 	return false;
 }
 
 static bool need_stop(struct uproc *p)
 {
-	for_each_engine(p, e) if (e->has_report || (e->interrupt_req && !e->stopped)) return true;
+	for_each_engine(p, e)
+		if (e->has_report || (e->interrupt_req && !e->stopped))
+			return true;
 	return false;
 }
 
@@ -36,8 +40,7 @@ static bool stop_threads(struct uproc *p)
 {
 	bool all = true;
 
-	for_each_thread(p, th)
-	{
+	for_each_thread(p, th) {
 		if (th->stopped)
 			continue;
 		all = false;
@@ -69,7 +72,9 @@ static struct uthread *interrupted_thread(struct uproc *p, const struct engine *
 		return main;
 	if (!last || !(last->hold_mask & ENGINE_BIT(e)))
 		return last;
-	for_each_thread(p, th) if (!(th->hold_mask & ENGINE_BIT(e))) return th;
+	for_each_thread(p, th)
+		if (!(th->hold_mask & ENGINE_BIT(e)))
+			return th;
 	return last;
 }
 
@@ -89,8 +94,7 @@ static bool report_thread_dying(struct engine *e)
 
 static void deliver_reports(struct uproc *p)
 {
-	for_each_engine(p, e)
-	{
+	for_each_engine(p, e) {
 		if (!e->has_report && !(e->interrupt_req && !e->stopped))
 			continue;
 		if (e->has_report && report_thread_dying(e)) {
@@ -121,8 +125,7 @@ static void deliver_reports(struct uproc *p)
 		}
 		e->has_report = false;
 		e->stopped = true;
-		for_each_thread(p, th)
-		{
+		for_each_thread(p, th) {
 			th->hold_mask &= ~ENGINE_BIT(e);
 			th->step_mask &= ~ENGINE_BIT(e);
 		}
@@ -170,8 +173,7 @@ static bool runnable(const struct uthread *th)
  */
 static struct uthread *find_step_over(struct uproc *p)
 {
-	for_each_thread(p, th)
-	{
+	for_each_thread(p, th) {
 		struct swbp *bp;
 		uint64_t pc;
 
@@ -243,7 +245,9 @@ static bool waits_for_step(struct uproc *p, const struct engine *e)
 {
 	if (e->stopped || e->has_report || e->interrupt_req)
 		return false;
-	for_each_thread(p, th) if (th->step_mask & ENGINE_BIT(e)) return true;
+	for_each_thread(p, th)
+		if (th->step_mask & ENGINE_BIT(e))
+			return true;
 	return false;
 }
 
@@ -259,12 +263,12 @@ static struct uthread *find_weak_step(struct uproc *p)
 {
 	if (!sched_all_stopped(p))
 		return NULL;
-	for_each_thread(p, th)
-	{
+	for_each_thread(p, th) {
 		bool weak = th->step_mask && !th->has_pending;
 
-		for_each_engine(p, e) if (weak && (th->hold_mask & ENGINE_BIT(e)) &&
-					  !waits_for_step(p, e)) weak = false;
+		for_each_engine(p, e)
+			if (weak && (th->hold_mask & ENGINE_BIT(e)) && !waits_for_step(p, e))
+				weak = false;
 		if (weak && th->hold_mask)
 			return th;
 	}
@@ -278,8 +282,7 @@ void sched_update(struct uproc *p)
 	if (p->exited || (p->attaching && !attach_settle(p)) || p->frozen)
 		return;
 	thread_reports_next(p);
-	for_each_thread(p, t)
-	{
+	for_each_thread(p, t) {
 		if (t->stopped && t->has_pending)
 			event_dispatch(t);
 		if (t->stopped && !t->has_pending && t->step_owed) {
@@ -313,7 +316,9 @@ void sched_update(struct uproc *p)
 		}
 		return;
 	}
-	for_each_thread(p, t) if (runnable(t)) resume_thread(t, t->step_mask != 0);
+	for_each_thread(p, t)
+		if (runnable(t))
+			resume_thread(t, t->step_mask != 0);
 	th = find_weak_step(p);
 	if (th)
 		resume_thread(th, true);

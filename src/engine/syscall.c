@@ -56,8 +56,7 @@ void sys_update(struct uproc *p)
 
 	p->sys_traced = false;
 	p->sys_cont = p->seccomp;
-	for_each_engine(p, e)
-	{
+	for_each_engine(p, e) {
 		if (!e->catch_sys.on)
 			continue;
 		p->sys_traced = true;
@@ -108,7 +107,8 @@ int engine_observe(struct engine *e, unsigned mask, const long *nrs, size_t n)
 	for (int sig = 1; sig < NSIG; sig++)
 		e->pass[sig] = true;
 	/* nor has it a say in one it met at the attach: that one goes on */
-	for_each_thread(e->p, th) th->sig_owners &= ~ENGINE_BIT(e);
+	for_each_thread(e->p, th)
+		th->sig_owners &= ~ENGINE_BIT(e);
 	sys_update(e->p);
 	return 0;
 }
@@ -138,8 +138,9 @@ bool sys_step_needs_stops(struct uthread *th)
 
 	if (!th->p->sys_traced)
 		return false;
-	for_each_engine(th->p, e) if (e->catch_sys.on && !(th->step_mask & ENGINE_BIT(e))) others =
-		true;
+	for_each_engine(th->p, e)
+		if (e->catch_sys.on && !(th->step_mask & ENGINE_BIT(e)))
+			others = true;
 	return others && at_syscall_insn(th);
 }
 
@@ -148,15 +149,15 @@ uint64_t sys_wanted_by(struct uproc *p, const struct uevent *ev)
 {
 	uint64_t want = 0;
 
-	for_each_engine(p, e) if (!e->observer && sysset_has(&e->catch_sys, ev->nr)) want |=
-		ENGINE_BIT(e);
+	for_each_engine(p, e)
+		if (!e->observer && sysset_has(&e->catch_sys, ev->nr))
+			want |= ENGINE_BIT(e);
 	return want;
 }
 
 static void observers_tell(struct uproc *p, const struct engine_event *ev, unsigned need, long nr)
 {
-	for_each_engine(p, e)
-	{
+	for_each_engine(p, e) {
 		struct engine_event mine;
 
 		if (!e->observer || e->dead || (need && !(e->observe & need)))

@@ -37,7 +37,9 @@ static bool thread_runs_for(const struct uthread *th, const struct engine *e)
 
 static bool any_runs_for(struct uproc *p, const struct engine *e)
 {
-	for_each_thread(p, th) if (thread_runs_for(th, e)) return true;
+	for_each_thread(p, th)
+		if (thread_runs_for(th, e))
+			return true;
 	return false;
 }
 
@@ -63,8 +65,7 @@ static void report_threadless(struct engine *e, const struct engine_stop *st)
 /* All-stop engines running again hear what was kept for them, oldest first. */
 void thread_reports_next(struct uproc *p)
 {
-	for_each_engine(p, e)
-	{
+	for_each_engine(p, e) {
 		if (!e->nlater || e->nonstop || e->dead || e->stopped || e->has_report ||
 		    e->interrupt_req)
 			continue;
@@ -79,8 +80,7 @@ struct uthread *thread_born(struct uproc *p, pid_t tid)
 	struct uthread *th = uthread_add(p, tid);
 
 	observe_thread_new(p, tid);
-	for_each_engine(p, e)
-	{
+	for_each_engine(p, e) {
 		if (e->observer || e->dead || !(e->events & ENGINE_EVENT_THREADS))
 			continue;
 		/* reported at its first stop; it waits for that engine until then */
@@ -119,12 +119,15 @@ static void thread_gone(struct uproc *p, struct uthread *th, int code)
 	struct engine_stop st = {.pid = p->pid, .tid = th->tid, .status = code};
 	uint64_t ran = 0;
 
-	for_each_engine(p, e) if (thread_runs_for(th, e)) ran |= ENGINE_BIT(e);
-	for_each_engine(p, e) if (e->has_report && e->report.tid == th->tid &&
-				  stop_dies_with_thread(e->report.kind)) e->has_report = false;
-	uthread_remove(th);
 	for_each_engine(p, e)
-	{
+		if (thread_runs_for(th, e))
+			ran |= ENGINE_BIT(e);
+	for_each_engine(p, e)
+		if (e->has_report && e->report.tid == th->tid &&
+		    stop_dies_with_thread(e->report.kind))
+			e->has_report = false;
+	uthread_remove(th);
+	for_each_engine(p, e) {
 		/* decided before the w report, which makes e busy */
 		bool none_left = (ran & ENGINE_BIT(e)) && p->threads && !p->group_exiting &&
 				 !any_runs_for(p, e);

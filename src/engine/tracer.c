@@ -387,8 +387,7 @@ static void notify_all(struct tracer *t)
 	while (again) {
 		again = false;
 		for (struct uproc *p = t->procs; p && !again; p = p->next) {
-			for_each_engine(p, e)
-			{
+			for_each_engine(p, e) {
 				struct engine_stop st;
 
 				if (!e->notify)

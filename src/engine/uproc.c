@@ -80,7 +80,9 @@ void uproc_free(struct uproc *p)
 
 struct uthread *uproc_thread(struct uproc *p, pid_t tid)
 {
-	for_each_thread(p, th) if (th->tid == tid) return th;
+	for_each_thread(p, th)
+		if (th->tid == tid)
+			return th;
 	return NULL;
 }
 
@@ -132,7 +134,9 @@ int uproc_seize(struct uproc *p, pid_t tid)
 
 bool sched_all_stopped(struct uproc *p)
 {
-	for_each_thread(p, th) if (!th->stopped) return false;
+	for_each_thread(p, th)
+		if (!th->stopped)
+			return false;
 	return true;
 }
 
@@ -146,8 +150,7 @@ int uproc_stop_all_sync(struct uproc *p, long long deadline)
 	pid_t pid = p->pid;
 	int err;
 
-	for_each_thread(p, th)
-	{
+	for_each_thread(p, th) {
 		if (th->stopped || th->interrupting)
 			continue;
 		if (ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L) == 0)
@@ -175,8 +178,7 @@ int uproc_stop_all_sync(struct uproc *p, long long deadline)
  */
 void uproc_detach_all(struct uproc *p)
 {
-	for_each_thread(p, th)
-	{
+	for_each_thread(p, th) {
 		int sig = th->deliver_sig;
 
 		if (!th->stopped) {
@@ -234,8 +236,7 @@ void uproc_exited(struct uproc *p, int status)
 	}
 	while (p->threads)
 		uthread_remove(p->threads);
-	for_each_engine(p, e)
-	{
+	for_each_engine(p, e) {
 		e->dead = true;
 		e->stopped = false;
 		e->has_report = false;
@@ -246,8 +247,7 @@ void uproc_exited(struct uproc *p, int status)
 /* Park a process event on th for the engines that asked for it. */
 static void report_event(struct uthread *th, enum uevent_kind kind, unsigned need)
 {
-	for_each_engine(th->p, e)
-	{
+	for_each_engine(th->p, e) {
 		if (e->observer || !(e->events & need))
 			continue;
 		th->pending = (struct uevent){.kind = kind};
@@ -410,8 +410,7 @@ static bool own_signal_queued(struct uthread *th)
  */
 void uproc_take_queued_signals(struct uproc *p)
 {
-	for_each_thread(p, th)
-	{
+	for_each_thread(p, th) {
 		bool take = th->attach_stop && th->stopped && !th->has_pending;
 
 		th->attach_stop = false;

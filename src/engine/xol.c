@@ -213,7 +213,8 @@ static void page_dontfork(struct uproc *p, uint64_t addr)
 static void mapping_over(struct uproc *p)
 {
 	p->xol_mapping = false;
-	for_each_thread(p, th) th->xol_wait = false;
+	for_each_thread(p, th)
+		th->xol_wait = false;
 }
 
 /* The injected mmap returned addr (or -errno): true if the page is ours to use. */
@@ -515,8 +516,7 @@ void xol_thread_gone(struct uthread *th)
 /* After an exec: the pages went with the old address space. */
 void xol_exec(struct uproc *p)
 {
-	for_each_thread(p, th)
-	{
+	for_each_thread(p, th) {
 		th->xol_busy = false;
 		th->xol_slot = 0;
 		th->xol_for = 0;
@@ -612,8 +612,7 @@ void xol_release(struct uproc *p)
 	struct uthread *via = NULL;
 
 	patch_drain(p);
-	for_each_thread(p, th)
-	{
+	for_each_thread(p, th) {
 		if (!th->stopped)
 			return;
 		xol_stopped(th);
