@@ -71,6 +71,19 @@ bool bp_is_moribund(struct uproc *p, uint64_t addr)
 	return false;
 }
 
+/* The breakpoint at addr, new in p's list (no owner, nothing in memory); NULL: no memory. */
+static struct swbp *bp_new(struct uproc *p, uint64_t addr)
+{
+	struct swbp *bp = calloc(1, sizeof(*bp));
+
+	if (!bp)
+		return NULL;
+	bp->addr = addr;
+	bp->next = p->bps;
+	p->bps = bp;
+	return bp;
+}
+
 /*
  * A breakpoint asked for under a patch's jmp while threads run (non-stop):
  * it goes in at the next moment every thread is stopped (the patch pass,
@@ -82,14 +95,8 @@ static int bp_owe(struct engine *e, struct swbp *bp, uint64_t addr)
 {
 	struct uproc *p = e->p;
 
-	if (!bp) {
-		bp = calloc(1, sizeof(*bp));
-		if (!bp)
-			return -ENOMEM;
-		bp->addr = addr;
-		bp->next = p->bps;
-		p->bps = bp;
-	}
+	if (!bp && !(bp = bp_new(p, addr)))
+		return -ENOMEM;
 	bp->owners |= ENGINE_BIT(e);
 	bp->insert_owed = true;
 	p->patch_pass = true;
@@ -130,14 +137,8 @@ int bp_sw_insert(struct engine *e, uint64_t addr)
 	}
 	if (bp)
 		patch_forget(p, bp); /* its code was replaced: a new int3 */
-	if (!bp) {
-		bp = calloc(1, sizeof(*bp));
-		if (!bp)
-			return -ENOMEM;
-		bp->addr = addr;
-		bp->next = p->bps;
-		p->bps = bp;
-	}
+	else if (!(bp = bp_new(p, addr)))
+		return -ENOMEM;
 	n = mem_read_raw(p, addr, bp->orig, p->arch->trap_len);
 	err = n == (ssize_t)p->arch->trap_len ? bp_write_insn(p, bp, true) : -EIO;
 	if (err) {
