@@ -12,7 +12,9 @@
  *   bit 0 set:   raw bytecode: agent_check(), then agent_eval() both as a
  *                condition (a result wanted) and as a command (none).
  * Bit 1 makes every memory read fail, bit 2 every print, so that the
- * error paths of the callbacks run too.
+ * error paths of the callbacks run too. Bit 3 set: the rest is an agent
+ * printf record as read from a traced program's ring (agent_record.c),
+ * whose strings must lie inside it if it is accepted.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -41,6 +43,17 @@ static void run_tail(const char *tail, size_t len, const struct agent_env *env)
 	agent_cond_list_free(&l);
 }
 
+static void run_record(const uint8_t *rec, size_t len)
+{
+	static struct agent_record r;
+	int ret = agent_record_parse(rec, len, &r);
+
+	CHECK(ret == 0 || ret == -EINVAL);
+	for (size_t i = 0; ret == 0 && i < r.nstrs; i++)
+		CHECK((const uint8_t *)r.strs[i].s >= rec &&
+		      (const uint8_t *)r.strs[i].s + r.strs[i].len <= rec + len);
+}
+
 static void run_code(const uint8_t *code, size_t len, const struct agent_env *env)
 {
 	int64_t result;
@@ -63,6 +76,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	mode = data[0];
+	if (mode & 8) {
+		run_record(data + 1, size - 1);
+		return 0;
+	}
 	fake_init(&f, &env);
 	if (mode & 2)
 		f.mem_rc = -EFAULT;

@@ -100,6 +100,31 @@ int agent_eval(const uint8_t *code, size_t len, const struct agent_env *env, int
 int agent_printf_replay(const uint8_t *code, size_t len, size_t insn_pc, const uint64_t *args,
 			size_t nargs, const struct agent_env *env);
 
+/* Most %s strings one record carries (more: the hit traps, utraced prints). */
+#define AGENT_RECORD_STRS 8
+
+/* A printf record of the in-process agent, read back (agent_record.c). */
+struct agent_record {
+	uint64_t bp;   /* the breakpoint's address */
+	unsigned cmd;  /* its command's index */
+	size_t fmt_pc; /* the printf instruction's offset in that command */
+	uint64_t args[255];
+	size_t nargs;
+	struct agent_record_str {
+		uint64_t addr; /* the argument that pointed at it */
+		const char *s; /* its bytes, in the record: no NUL */
+		size_t len;
+	} strs[AGENT_RECORD_STRS];
+	size_t nstrs;
+};
+
+/*
+ * Read the record rec[0..len) (len: its length field, checked against
+ * it). 0, or -EINVAL when anything in it does not fit; out's strings
+ * point into rec.
+ */
+int agent_record_parse(const uint8_t *rec, size_t len, struct agent_record *out);
+
 /*
  * Static check of an expression, as done when it arrives: every opcode
  * is known, every operand is inside the code, every jump lands on the

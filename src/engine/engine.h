@@ -111,7 +111,7 @@ struct engine_printed {
 		uint64_t addr; /* the argument */
 		const char *s;
 		size_t len;
-	} strs[8];
+	} strs[8]; /* AGENT_RECORD_STRS (src/agent) */
 	size_t nstrs;
 };
 

@@ -14,6 +14,7 @@
  * that ring's batch, never more.
  */
 #include "engine_int.h"
+#include "../agent/agent.h"
 #include "../agent/agent_inproc.h"
 
 #include <stddef.h>
@@ -21,39 +22,29 @@
 
 #define DRAIN_EVERY_MS 20
 
-/* Hand one record (rec[0..len), checked to fit) to its breakpoint's owner. */
+_Static_assert(AGENT_RECORD_STRS == sizeof(((struct engine_printed *)0)->strs) /
+					    sizeof(struct engine_printed_str),
+	       "one bound for the strings of a record");
+
+/* Hand one record (rec[0..len), its length checked) to its breakpoint's owner. */
 static bool deliver(struct uproc *p, const uint8_t *rec, size_t len)
 {
-	struct agent_out_rec h;
+	static struct agent_record r;
 	struct engine_printed pr = {0};
-	uint64_t args[256];
-	size_t off;
 	struct swbp *bp;
 
-	memcpy(&h, rec, sizeof(h));
-	off = sizeof(h) + 8 * (size_t)h.nargs;
-	if (off > len || h.nstr > h.nargs || h.nstr > sizeof(pr.strs) / sizeof(pr.strs[0]))
+	if (agent_record_parse(rec, len, &r) < 0)
 		return false;
-	memcpy(args, rec + sizeof(h), 8 * (size_t)h.nargs);
-	for (unsigned i = 0; i < h.nstr; i++) {
-		uint16_t n;
-
-		if (len - off < 4)
-			return false;
-		memcpy(&n, rec + off, 2);
-		if (rec[off + 2] >= h.nargs || len - off - 4 < n)
-			return false;
-		pr.strs[i] = (struct engine_printed_str){args[rec[off + 2]],
-							 (const char *)rec + off + 4, n};
-		off += 4 + n;
-	}
-	pr.bp = h.bp;
-	pr.cmd = h.cmd;
-	pr.fmt_pc = h.fmt_pc;
-	pr.args = args;
-	pr.nargs = h.nargs;
-	pr.nstrs = h.nstr;
-	bp = bp_find(p, h.bp);
+	pr.bp = r.bp;
+	pr.cmd = r.cmd;
+	pr.fmt_pc = r.fmt_pc;
+	pr.args = r.args;
+	pr.nargs = r.nargs;
+	pr.nstrs = r.nstrs;
+	for (size_t i = 0; i < r.nstrs; i++)
+		pr.strs[i] =
+			(struct engine_printed_str){r.strs[i].addr, r.strs[i].s, r.strs[i].len};
+	bp = bp_find(p, r.bp);
 	for_each_engine(p, e)
 		if (bp && bp->cond_owner == ENGINE_BIT(e) && e->client.bp_printed)
 			e->client.bp_printed(e->client.ctx, e, &pr);

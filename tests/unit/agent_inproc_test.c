@@ -495,6 +495,37 @@ static void test_gdb_corpus(void)
 	memcpy(mem, saved_mem, sizeof(mem));
 }
 
+/* --- a record read back as what it is: the program's memory, hostile */
+
+static void test_record_parse(void)
+{
+	static uint8_t buf[512];
+	struct agent_record r;
+	int bad = 0, parsed = 0;
+
+	srand(31);
+	for (int i = 0; i < 200000; i++) {
+		size_t len = (size_t)(rand() % (int)sizeof(buf));
+		struct agent_out_rec h = {.len = (uint32_t)len,
+					  .nargs = (uint8_t)(rand() % 6),
+					  .nstr = (uint8_t)(rand() % 4)};
+
+		for (size_t k = 0; k < len; k++)
+			buf[k] = (uint8_t)(rand() % 4 ? rand() % 8 : rand());
+		if (i % 2 && len >= sizeof(h)) /* a plausible header: the checks past it run */
+			memcpy(buf, &h, sizeof(h));
+		if (agent_record_parse(buf, len, &r) < 0)
+			continue;
+		parsed++;
+		for (size_t k = 0; k < r.nstrs; k++)
+			bad += (const uint8_t *)r.strs[k].s < buf ||
+			       (const uint8_t *)r.strs[k].s + r.strs[k].len > buf + len;
+		bad += r.nargs > (len - sizeof(h)) / 8;
+	}
+	ok(!bad && parsed > 0,
+	   "200000 random records: each refused or read inside its bytes (%d read)", parsed);
+}
+
 /* --- agent-style dprintf: records in the thread's ring, formatted by utraced */
 
 static struct agent_out_region *out;
@@ -524,7 +555,7 @@ struct printed {
 	char text[8192];
 	size_t len;
 	const struct agent_out_rec *rec;
-	const uint8_t *strs; /* the record's strings */
+	const struct agent_record *parsed;
 };
 
 static int collect(void *ctx, const char *text, size_t len)
@@ -541,38 +572,34 @@ static int collect(void *ctx, const char *text, size_t len)
 /* What utraced does with a record: %s bytes from it, a NUL after them. */
 static int record_read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
 {
-	const struct printed *pr = ctx;
-	const uint64_t *args = (const void *)(pr->rec + 1);
-	const uint8_t *s = pr->strs;
+	const struct agent_record *r = ((const struct printed *)ctx)->parsed;
 
-	for (unsigned i = 0; i < pr->rec->nstr; i++) {
-		uint16_t n;
-		uint64_t base;
+	for (size_t i = 0; i < r->nstrs; i++) {
+		uint64_t base = r->strs[i].addr, n = r->strs[i].len;
 
-		memcpy(&n, s, 2);
-		base = args[s[2]];
-		if (addr >= base && addr - base + len <= (uint64_t)n + 1) {
-			memcpy(buf, s + 4 + (addr - base), len);
-			if (addr - base + len == (uint64_t)n + 1)
+		if (addr >= base && addr - base + len <= n + 1) {
+			memcpy(buf, r->strs[i].s + (addr - base), len);
+			if (addr - base + len == n + 1)
 				((char *)buf)[len - 1] = '\0';
 			return 0;
 		}
-		s += 4 + n;
 	}
 	return -EIO;
 }
 
-/* The record at ring offset at of the slot that was used, replayed through the formatter. */
+/* The record at ring offset at of the slot that was used, read back and formatted as utraced does.
+ */
 static void replay(unsigned slot, uint64_t at, const struct code *cmd, struct printed *pr)
 {
 	const uint8_t *r = out->ring[slot] + (at & (AGENT_OUT_RING - 1));
 	struct agent_env env = {.ctx = pr, .read_mem = record_read_mem, .print = collect};
+	static struct agent_record rec;
 
 	pr->len = 0;
 	pr->rec = (const void *)r;
-	pr->strs = r + sizeof(*pr->rec) + 8 * pr->rec->nargs;
-	if (agent_printf_replay(cmd->b, cmd->n, pr->rec->fmt_pc, (const uint64_t *)(pr->rec + 1),
-				pr->rec->nargs, &env) < 0)
+	pr->parsed = &rec;
+	if (agent_record_parse(r, pr->rec->len, &rec) < 0 || rec.cmd != 0 || rec.bp != 0x401136 ||
+	    agent_printf_replay(cmd->b, cmd->n, rec.fmt_pc, rec.args, rec.nargs, &env) < 0)
 		pr->len = 0;
 }
 
@@ -641,6 +668,10 @@ static void test_dprintf(void)
 	dprintf_case("a NULL string", "null %s\n", (uint64_t[]){0}, 1);
 	dprintf_case("chars, percent, octal, unsigned long, pointer", "%c%c %% %#o %lu %p\n",
 		     (uint64_t[]){'o', 'k', 8, (uint64_t)-1, 0x1000}, 5);
+	dprintf_case("eight strings", "%s%s%s%s%s%s%s%s\n",
+		     (uint64_t[]){args[2], args[2], args[2], args[2], args[2], args[2], args[2],
+				  args[2]},
+		     8);
 	dprintf_case("a string of 255", "%.255s\n", (uint64_t[]){(uint64_t)(uintptr_t)longer}, 1);
 	cmd = printf_cmd("%.599s\n", (uint64_t[]){(uint64_t)(uintptr_t)longer}, 1);
 	slot = my_slot();
@@ -648,6 +679,13 @@ static void test_dprintf(void)
 	ok(entry(&frame, prog_build_cmds(NULL, 0, &cmd, 1, 0, out)) == AGENT_INPROC_TRAP &&
 		   out->slot[slot].head == head,
 	   "a %%s longer than the agent copies: traps, nothing published");
+	cmd = printf_cmd("%s%s%s%s%s%s%s%s%s\n",
+			 (uint64_t[]){args[2], args[2], args[2], args[2], args[2], args[2], args[2],
+				      args[2], args[2]},
+			 9);
+	ok(entry(&frame, prog_build_cmds(NULL, 0, &cmd, 1, 0, out)) == AGENT_INPROC_TRAP &&
+		   out->slot[slot].head == head,
+	   "nine strings, more than utraced reads back: traps, nothing published");
 	cmd = printf_cmd("%d %d\n", args, 1);
 	ok(entry(&frame, prog_build_cmds(NULL, 0, &cmd, 1, 0, out)) == AGENT_INPROC_TRAP &&
 		   out->slot[slot].head == head,
@@ -705,6 +743,7 @@ int main(void)
 	test_conditions();
 	test_random();
 	test_gdb_corpus();
+	test_record_parse();
 	test_dprintf();
 	return done_testing();
 }

@@ -210,6 +210,8 @@ static int inproc_print_raw(void *ctx, size_t insn_pc, const char *fmt, size_t f
 			size += 4 + (uint64_t)n;
 		}
 	}
+	if (rec.nstr > AGENT_RECORD_STRS)
+		return -EOPNOTSUPP; /* more than utraced reads back: it prints this one */
 	size = (size + 7) & ~7ULL;
 	if (c->head + size > c->limit)
 		return -ENOSPC; /* full: utraced empties it at the trap */
