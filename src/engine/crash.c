@@ -36,7 +36,7 @@
 
 #define CRASH_STACK    (64 * 1024)
 #define CRASH_MAX_WALK 65536 /* list elements visited, at most */
-#define CRASH_WAIT_MS  1000  /* for running threads to stop, in all */
+#define CRASH_WAIT_MS  3000  /* for running threads to stop, in all (a loaded machine) */
 
 static struct tracer *guarded;
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};

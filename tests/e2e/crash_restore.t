@@ -83,7 +83,9 @@ crash_case detach:1:ill 'mid-detach' 'break work' continue detach
 # reaped already, and so was never waited for; a thread made just before
 # the crash was not known yet; a stopped thread's single-step trap was
 # still queued. The kernel's own detach then delivered their SIGTRAPs.)
-crash_case stop:300:segv 'agent: patched, threads in trampolines' \
+# Still lost once with the machine loaded (load 20 on 2 cores: a GDB
+# testsuite run and a debootstrap beside make check); 0 in 16 otherwise.
+crash_case stop:300:segv 'agent: patched, threads in trampolines # TODO lost once under heavy load (issue 16)' \
 	'set breakpoint condition-evaluation target' 'dprintf work,"hit %ld\n", i' \
 	'condition 1 i % 200 == 0' continue
 
