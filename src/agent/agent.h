@@ -126,6 +126,14 @@ struct agent_record {
 int agent_record_parse(const uint8_t *rec, size_t len, struct agent_record *out);
 
 /*
+ * Print record r with the command code[0..len) it came from, through
+ * env->print (env->ctx): each %s from the bytes the record carries, then
+ * a NUL, as the agent copied them. Returns agent_printf_replay()'s result.
+ */
+int agent_record_replay(const uint8_t *code, size_t len, const struct agent_record *r,
+			const struct agent_env *env);
+
+/*
  * Static check of an expression, as done when it arrives: every opcode
  * is known, every operand is inside the code, every jump lands on the
  * start of an instruction, printf formats are NUL-terminated, and the

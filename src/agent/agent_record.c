@@ -45,3 +45,44 @@ int agent_record_parse(const uint8_t *rec, size_t len, struct agent_record *out)
 	out->nstrs = h.nstr;
 	return 0;
 }
+
+/* Replay: the record, and where the text goes. */
+struct replay {
+	const struct agent_record *r;
+	const struct agent_env *out;
+};
+
+static int replay_read_str(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	const struct agent_record *r = ((const struct replay *)ctx)->r;
+
+	for (size_t i = 0; i < r->nstrs; i++) {
+		uint64_t base = r->strs[i].addr, n = r->strs[i].len;
+
+		if (addr < base || addr - base > n || len > n + 1 - (addr - base))
+			continue;
+		memcpy(buf, r->strs[i].s + (addr - base), len);
+		if (addr - base + len == n + 1)
+			((char *)buf)[len - 1] = '\0';
+		return 0;
+	}
+	return -EIO;
+}
+
+static int replay_print(void *ctx, const char *text, size_t len)
+{
+	const struct agent_env *out = ((const struct replay *)ctx)->out;
+
+	return out->print(out->ctx, text, len);
+}
+
+int agent_record_replay(const uint8_t *code, size_t len, const struct agent_record *r,
+			const struct agent_env *env)
+{
+	struct replay rp = {.r = r, .out = env};
+	struct agent_env renv = {.ctx = &rp, .read_mem = replay_read_str, .print = replay_print};
+
+	if (!env || !env->print)
+		return -EOPNOTSUPP;
+	return agent_printf_replay(code, len, r->fmt_pc, r->args, r->nargs, &renv);
+}

@@ -100,20 +100,7 @@ struct engine_event {
 	pid_t child_pid;
 };
 
-/* One recorded printf, for engine_client.bp_printed. */
-struct engine_printed {
-	uint64_t bp;
-	unsigned cmd;
-	size_t fmt_pc;
-	const uint64_t *args;
-	size_t nargs;
-	struct engine_printed_str {
-		uint64_t addr; /* the argument */
-		const char *s;
-		size_t len;
-	} strs[8]; /* AGENT_RECORD_STRS (src/agent) */
-	size_t nstrs;
-};
+struct agent_record;
 
 /* What a client gives its engine. */
 struct engine_client {
@@ -136,14 +123,14 @@ struct engine_client {
 	 */
 	bool (*bp_goes_on)(void *ctx, struct engine *e, pid_t tid, uint64_t addr);
 	/*
-	 * A printf that the in-process agent recorded for e's breakpoint at
-	 * bp (agent-style dprintf, engine_bp_conds()): command cmd, its
-	 * printf instruction at offset fmt_pc, its arguments; strs[i] holds
-	 * what a %s printed from address args (the string, len bytes). Called
-	 * in each thread's order, from any stop of the process or a timer;
-	 * then once with pr NULL: that batch is over (write out what waits).
+	 * A printf that the in-process agent recorded for e's breakpoint
+	 * (agent-style dprintf, engine_bp_conds()), read back from the
+	 * program (src/agent/agent.h: which command, its arguments, its %s
+	 * strings). Called in each thread's order, from any stop of the
+	 * process or a timer; then once with r NULL: that batch is over
+	 * (write out what waits).
 	 */
-	void (*bp_printed)(void *ctx, struct engine *e, const struct engine_printed *pr);
+	void (*bp_printed)(void *ctx, struct engine *e, const struct agent_record *r);
 	const char *name; /* endpoint description, for `engines` listings */
 	pid_t peer_pid;	  /* client process, when known (else 0) */
 	uid_t peer_uid;

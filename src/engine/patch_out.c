@@ -22,32 +22,18 @@
 
 #define DRAIN_EVERY_MS 20
 
-_Static_assert(AGENT_RECORD_STRS == sizeof(((struct engine_printed *)0)->strs) /
-					    sizeof(struct engine_printed_str),
-	       "one bound for the strings of a record");
-
 /* Hand one record (rec[0..len), its length checked) to its breakpoint's owner. */
 static bool deliver(struct uproc *p, const uint8_t *rec, size_t len)
 {
 	static struct agent_record r;
-	struct engine_printed pr = {0};
 	struct swbp *bp;
 
 	if (agent_record_parse(rec, len, &r) < 0)
 		return false;
-	pr.bp = r.bp;
-	pr.cmd = r.cmd;
-	pr.fmt_pc = r.fmt_pc;
-	pr.args = r.args;
-	pr.nargs = r.nargs;
-	pr.nstrs = r.nstrs;
-	for (size_t i = 0; i < r.nstrs; i++)
-		pr.strs[i] =
-			(struct engine_printed_str){r.strs[i].addr, r.strs[i].s, r.strs[i].len};
 	bp = bp_find(p, r.bp);
 	for_each_engine(p, e)
 		if (bp && bp->cond_owner == ENGINE_BIT(e) && e->client.bp_printed)
-			e->client.bp_printed(e->client.ctx, e, &pr);
+			e->client.bp_printed(e->client.ctx, e, &r);
 	p->xol_stats.out_lines++;
 	return true;
 }

@@ -93,7 +93,7 @@ struct cond_ctx {
 	struct engine *e;
 	pid_t tid;
 	bool stdio;
-	const struct engine_printed *pr; /* gdb_cond_printed */
+	bool batch; /* a line of the agent's (gdb_cond_printed): written with its batch */
 };
 
 static int cond_read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
@@ -167,7 +167,7 @@ static int cond_print(void *ctx, const char *text, size_t len)
 	struct cond_ctx *c = ctx;
 	int fd = c->stdio ? 2 : 1;
 
-	if (!c->pr) /* a line printed here, after the batch's: in order */
+	if (!c->batch) /* a line printed here, after the batch's: in order */
 		return batch_flush() ?: write_all(fd, text, len);
 	if (batch.len && (batch.fd != fd || len > sizeof(batch.buf) - batch.len))
 		batch_flush();
@@ -213,39 +213,18 @@ bool gdb_cond_false(struct gdb_session *s, const struct engine_stop *st)
 	return true;
 }
 
-/* %s strings come from the record: the bytes the agent copied, then a NUL. */
-static int printed_read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
+void gdb_cond_printed(struct gdb_session *s, struct engine *e, const struct agent_record *r)
 {
-	const struct engine_printed *pr = ((struct cond_ctx *)ctx)->pr;
-
-	for (size_t i = 0; i < pr->nstrs; i++) {
-		const struct engine_printed_str *str = &pr->strs[i];
-
-		if (addr < str->addr || addr - str->addr > str->len ||
-		    len > str->len + 1 - (addr - str->addr))
-			continue;
-		memcpy(buf, str->s + (addr - str->addr), len);
-		if (addr - str->addr + len == str->len + 1)
-			((char *)buf)[len - 1] = '\0';
-		return 0;
-	}
-	return -EIO;
-}
-
-void gdb_cond_printed(struct gdb_session *s, struct engine *e, const struct engine_printed *pr)
-{
-	struct cond_ctx ctx = {.e = e, .pr = pr, .stdio = s->server && s->server->stdio};
-	struct agent_env env = {.ctx = &ctx, .read_mem = printed_read_mem, .print = cond_print};
+	struct cond_ctx ctx = {.e = e, .batch = true, .stdio = s->server && s->server->stdio};
+	struct agent_env env = {.ctx = &ctx, .print = cond_print};
 	struct gdb_cond *c;
 
-	if (!pr) { /* the batch is over */
+	if (!r) { /* the batch is over */
 		batch_flush();
 		return;
 	}
-	c = find(s, engine_pid(e), 0, pr->bp);
-
-	if (!c || pr->cmd >= c->l.ncmds)
+	c = find(s, engine_pid(e), 0, r->bp);
+	if (!c || r->cmd >= c->l.ncmds)
 		return; /* its dprintf is gone (deleted since): nobody to print for */
-	agent_printf_replay(c->l.cmds[pr->cmd].code, c->l.cmds[pr->cmd].len, pr->fmt_pc, pr->args,
-			    pr->nargs, &env);
+	agent_record_replay(c->l.cmds[r->cmd].code, c->l.cmds[r->cmd].len, r, &env);
 }

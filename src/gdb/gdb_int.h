@@ -89,7 +89,7 @@ bool gdb_cond_false(struct gdb_session *s, const struct engine_stop *st);
 /* The software breakpoint's conditions handed to the engine's in-process agent. */
 void gdb_cond_to_engine(struct gdb_session *s, pid_t pid, uint64_t addr);
 /* A printf the in-process agent recorded: printed as if run here. */
-void gdb_cond_printed(struct gdb_session *s, struct engine *e, const struct engine_printed *pr);
+void gdb_cond_printed(struct gdb_session *s, struct engine *e, const struct agent_record *r);
 
 /* gdb_nonstop.c */
 void gdb_nonstop_on_stop(struct gdb_session *s, const struct engine_stop *st);

@@ -40,9 +40,9 @@ static bool session_bp_goes_on(void *ctx, struct engine *e, pid_t tid, uint64_t 
 	return s->nconds && gdb_cond_false(s, &st);
 }
 
-static void session_bp_printed(void *ctx, struct engine *e, const struct engine_printed *pr)
+static void session_bp_printed(void *ctx, struct engine *e, const struct agent_record *r)
 {
-	gdb_cond_printed(ctx, e, pr);
+	gdb_cond_printed(ctx, e, r);
 }
 
 /* A hardware breakpoint hit whose conditions are false: the thread goes on, unreported. */

@@ -555,7 +555,6 @@ struct printed {
 	char text[8192];
 	size_t len;
 	const struct agent_out_rec *rec;
-	const struct agent_record *parsed;
 };
 
 static int collect(void *ctx, const char *text, size_t len)
@@ -569,37 +568,18 @@ static int collect(void *ctx, const char *text, size_t len)
 	return 0;
 }
 
-/* What utraced does with a record: %s bytes from it, a NUL after them. */
-static int record_read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	const struct agent_record *r = ((const struct printed *)ctx)->parsed;
-
-	for (size_t i = 0; i < r->nstrs; i++) {
-		uint64_t base = r->strs[i].addr, n = r->strs[i].len;
-
-		if (addr >= base && addr - base + len <= n + 1) {
-			memcpy(buf, r->strs[i].s + (addr - base), len);
-			if (addr - base + len == n + 1)
-				((char *)buf)[len - 1] = '\0';
-			return 0;
-		}
-	}
-	return -EIO;
-}
-
 /* The record at ring offset at of the slot that was used, read back and formatted as utraced does.
  */
 static void replay(unsigned slot, uint64_t at, const struct code *cmd, struct printed *pr)
 {
 	const uint8_t *r = out->ring[slot] + (at & (AGENT_OUT_RING - 1));
-	struct agent_env env = {.ctx = pr, .read_mem = record_read_mem, .print = collect};
+	struct agent_env env = {.ctx = pr, .print = collect};
 	static struct agent_record rec;
 
 	pr->len = 0;
 	pr->rec = (const void *)r;
-	pr->parsed = &rec;
 	if (agent_record_parse(r, pr->rec->len, &rec) < 0 || rec.cmd != 0 || rec.bp != 0x401136 ||
-	    agent_printf_replay(cmd->b, cmd->n, rec.fmt_pc, rec.args, rec.nargs, &env) < 0)
+	    agent_record_replay(cmd->b, cmd->n, &rec, &env) < 0)
 		pr->len = 0;
 }
 
