@@ -102,35 +102,28 @@ static void let_thread_go(struct uthread *th, long long deadline)
 	struct leaving l;
 	int status, sig;
 
-	if (!th->stopped) {
-		if (!crash_stop_of(th, deadline, &status))
-			return; /* gone, or stuck: the kernel detaches it when we die */
-		/* a step's trap the interrupt overtook: taken (not passed), else it kills */
-		if ((unsigned)status >> 16 == PTRACE_EVENT_STOP &&
-		    leaving_step_trap_queued(th->tid) &&
-		    (ptrace(PTRACE_CONT, th->tid, 0L, 0L) < 0 ||
-		     !crash_wait_stop(th->tid, deadline, &status)))
-			return;
-		/* out of a trampoline; a condition's fault in the agent is ours, not passed */
-		if (patch_rollback_tid(th->p, th->tid) == 2 &&
-		    (WSTOPSIG(status) == SIGSEGV || WSTOPSIG(status) == SIGBUS))
-			status = PTRACE_EVENT_STOP << 16 | SIGTRAP << 8 | 0x7f;
-		leaving_init(&l, th->p, th->tid); /* (its trap bytes are back now) */
-		leaving_let_go(&l, status);
-		return;
-	}
 	sig = th->has_pending && th->pending.kind == UEV_SIGNAL ? th->pending.sig : th->deliver_sig;
-	/* stopped with a step's trap still queued (an interrupt overtook it): taken first */
-	if (!sig && leaving_step_trap_queued(th->tid) &&
-	    ptrace(PTRACE_CONT, th->tid, 0L, 0L) == 0 &&
-	    crash_wait_stop(th->tid, deadline, &status)) {
-		leaving_init(&l, th->p, th->tid);
-		leaving_let_go(&l, status);
+	if (th->stopped && (sig || !leaving_step_trap_queued(th->tid))) {
+		if (th->p->dregs_used)
+			bp_dregs_clear(th->tid);
+		ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig);
 		return;
 	}
-	if (th->p->dregs_used)
-		bp_dregs_clear(th->tid);
-	ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig);
+	if (th->stopped) /* with a step's trap queued: as at an interrupt, below */
+		status = PTRACE_EVENT_STOP << 16 | SIGTRAP << 8 | 0x7f;
+	else if (!crash_stop_of(th, deadline, &status))
+		return; /* gone, or stuck: the kernel detaches it when we die */
+	/* a step's trap an interrupt overtook: taken (not passed), else it kills */
+	if ((unsigned)status >> 16 == PTRACE_EVENT_STOP && leaving_step_trap_queued(th->tid) &&
+	    (ptrace(PTRACE_CONT, th->tid, 0L, 0L) < 0 ||
+	     !crash_wait_stop(th->tid, deadline, &status)))
+		return;
+	/* out of a trampoline; a condition's fault in the agent is ours, not passed */
+	if (patch_rollback_tid(th->p, th->tid) == 2 &&
+	    (WSTOPSIG(status) == SIGSEGV || WSTOPSIG(status) == SIGBUS))
+		status = PTRACE_EVENT_STOP << 16 | SIGTRAP << 8 | 0x7f;
+	leaving_init(&l, th->p, th->tid); /* (its trap bytes are back now) */
+	leaving_let_go(&l, status);
 }
 
 static bool known_tid(const struct uproc *p, pid_t tid)

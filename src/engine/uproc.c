@@ -244,6 +244,13 @@ void uproc_exited(struct uproc *p, int status)
 	}
 }
 
+/* th had an event: the thread a ^C names if it comes before a resume (sched.c). */
+static void event_seen(struct uthread *th)
+{
+	th->p->last_event = th;
+	th->p->event_seq++;
+}
+
 /* Park a process event on th for the engines that asked for it. */
 static void report_event(struct uthread *th, enum uevent_kind kind, unsigned need)
 {
@@ -252,8 +259,7 @@ static void report_event(struct uthread *th, enum uevent_kind kind, unsigned nee
 			continue;
 		th->pending = (struct uevent){.kind = kind};
 		th->has_pending = true;
-		th->p->last_event = th;
-		th->p->event_seq++;
+		event_seen(th);
 		return;
 	}
 }
@@ -482,10 +488,8 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 		handle_ptrace_event(p, th, event);
 	} else if (event || sig == (SIGTRAP | 0x80)) { /* a seccomp stop is a syscall entry */
 		sys_handle_stop(th);
-		if (th->has_pending) {
-			p->last_event = th;
-			p->event_seq++;
-		}
+		if (th->has_pending)
+			event_seen(th);
 	} else if (sig == th->owed_sig) {
 		/* the signal we queued: given now, as it was meant to be */
 		th->owed_sig = 0;
@@ -493,8 +497,7 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 		sched_update(p);
 		return;
 	} else {
-		p->last_event = th;
-		p->event_seq++;
+		event_seen(th);
 		if (!patch_classify(th, sig))
 			event_classify(th, sig);
 	}
