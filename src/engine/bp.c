@@ -104,6 +104,20 @@ static int bp_owe(struct engine *e, struct swbp *bp, uint64_t addr)
 	return 0;
 }
 
+/*
+ * bp's trap is in memory: a SIGTRAP at its address is a hit again, not the
+ * late one of a removed trap. (gdb removes and reinserts every breakpoint
+ * at each all-stop stop: left moribund, a reinserted one was stepped over
+ * in place, every thread held, for as long as the address stayed listed.)
+ */
+static void bp_inserted(struct uproc *p, struct swbp *bp)
+{
+	bp->inserted = true;
+	for (unsigned i = 0; i < MORIBUND_MAX; i++)
+		if (p->moribund[i] == bp->addr)
+			p->moribund[i] = 0;
+}
+
 void bp_insert_owed(struct uproc *p)
 {
 	for (struct swbp *bp = p->bps; bp; bp = bp->next) {
@@ -115,7 +129,7 @@ void bp_insert_owed(struct uproc *p)
 		if (mem_read_raw(p, bp->addr, bp->orig, p->arch->trap_len) ==
 			    (ssize_t)p->arch->trap_len &&
 		    bp_write_insn(p, bp, true) == 0)
-			bp->inserted = true;
+			bp_inserted(p, bp);
 	}
 }
 
@@ -146,7 +160,7 @@ int bp_sw_insert(struct engine *e, uint64_t addr)
 			bp_sw_remove(e, addr);
 		return err;
 	}
-	bp->inserted = true;
+	bp_inserted(p, bp);
 	bp->owners |= ENGINE_BIT(e);
 	return 0;
 }

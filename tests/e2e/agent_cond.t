@@ -6,7 +6,9 @@
 # no other); a condition whose read faults (the breakpoint stops, gdb
 # says why, as with gdbserver); attach to a running program, a condition
 # in its hot path, detach: the program's code is the file's again and it
-# runs on to its end. Each time, utraced says the breakpoint was patched.
+# runs on to its end; a condition true now and then (patched again after
+# each stop, nothing stepped in place). Each time, utraced says the
+# breakpoint was patched.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 PROG=$INFDIR/agent_conds
@@ -37,6 +39,22 @@ cond_case 'a local' "i == $((N - 7))" $((N - 7))
 cond_case 'a global' 'g_flag == 1' $((N / 2))
 cond_case 'a register' "\$rsi == 123457" 123457
 cond_case 'memory through a pointer' "it->next->val + i == 150043" 150003
+
+# --- a condition true now and then: gdb takes its breakpoints out at each
+# stop and puts them back at the resume; each time the jmp comes back and
+# no false hit is stepped over in place (a reinserted breakpoint used to
+# count as a removed one: every thread held at each hit, for good)
+launch "$PROG" "$N"
+remote_gdb "$PROG" "${SETUP[@]}" 'break visit if i % 50000 == 7' continue continue continue \
+	continue 'print i' 'monitor utraced stats' continue
+is "$(grep -c '^Breakpoint 1, visit' <<<"$GDB_OUT")" 4 'true 4 times: 4 hits reported'
+like "$GDB_OUT" '^\$1 = 150007$' '... the 4th at i = 150007'
+exited_with 0 '... and the program ends'
+if ! server_is_gdbserver; then
+	is "$(stats_of 'step-overs in place')" 0 '... no step-over in place'
+	ok "... the jmp back after each stop ($(stats_of 'breakpoints patched[^:]*') times)" \
+		test "$(stats_of 'breakpoints patched[^:]*')" -ge 4
+fi
 
 # --- a condition whose read faults (in the agent, once patched: false
 # until then): the breakpoint stops there, gdb evaluates and says why
