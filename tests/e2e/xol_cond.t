@@ -51,7 +51,9 @@ for spec in off:1:4000 off:8:600 off:64:100 on:1:10000 on:8:6000 on:64:1000; do
 		ok "$n threads: false hits went out of line (${runs:-?})" eval '((${runs:-0} >= iters - 1))'
 		is "${inplace:-?}" 0 "$n threads: none in place" || diag "$(grep -A2 '^step-overs out' <<<"$GDB_OUT")"
 	else
-		is "${patched:-?}" 1 "$n threads, agent: the breakpoint patched" ||
+		# (again after each stop: gdb takes it out and puts it back)
+		ok "$n threads, agent: the breakpoint patched (${patched:-?} times)" \
+			eval '((${patched:-0} >= 1 && ${patched:-0} <= n))' ||
 			diag "$(grep -A5 '^step-overs out' <<<"$GDB_OUT")"
 		ok "$n threads, agent: the false hits cost no stop (${runs:-?} out of line)" \
 			eval '((${runs:-0} < n * iters / 10))'
