@@ -180,7 +180,8 @@ int tracer_fd(struct tracer *t);
 void tracer_poll(struct tracer *t);
 /*
  * Work the tracer does on time, not on a status (reading the in-process
- * agents' dprintf output): call it at each loop turn; it returns the ms
+ * agents' dprintf output, letting go of a process whose threads are slow
+ * to stop): call it at each loop turn; it returns the ms
  * until it wants to be called again, -1: only after a poll.
  */
 int tracer_tick(struct tracer *t);

@@ -398,47 +398,19 @@ static struct uproc *attach_new(struct tracer *t, pid_t pid, int *err)
 	return NULL;
 }
 
-/* A thread in a syscall we injected or on its way through a slot (xol.c). */
-static bool xol_in_flight(struct uproc *p)
-{
-	for_each_thread(p, th)
-		if (th->xol_inj || (th->xol_busy && !th->stopped))
-			return true;
-	return false;
-}
-
-/*
- * The last engine is gone: the process runs on as it was found. The
- * stopped threads go now, the others at their next stop (leaving.c),
- * without waiting for them here; only threads in the out-of-line
- * machinery are waited for (briefly): an injected syscall's registers
- * must be put back, and a slot may end in a trap of ours; so are all
- * threads of a process with patched breakpoints (patch.c): the jmps go
- * with every thread stopped and out of the trampolines.
- */
-static void uproc_let_go(struct uproc *p)
-{
-	p->frozen = true;
-	p->attaching = false;
-	if (!p->exited && (xol_in_flight(p) || p->patch_pass))
-		uproc_stop_all_sync(p, tracer_detach_deadline(p->t));
-	if (!p->exited && p->patch_pass)
-		patch_pass(p); /* the jmps out, every thread out of the trampolines */
-	if (!p->exited)
-		xol_release(p);
-	if (!p->exited)
-		uproc_detach_all(p);
-	uproc_free(p);
-}
-
 struct engine *engine_attach_start(struct tracer *t, pid_t pid, const struct engine_client *c,
 				   int *err)
 {
 	struct uproc *p;
 	struct engine *e;
 
+	leaving_procs_advance(t); /* (one of pid that exited meanwhile is gone then) */
 	for (p = t->procs; p && p->pid != pid; p = p->next)
 		;
+	if (p && p->let_go_by) { /* being let go: taken back as it is */
+		p->let_go_by = 0;
+		p->frozen = false;
+	}
 	if (!p) {
 		p = attach_new(t, pid, err);
 		if (!p)

@@ -182,6 +182,7 @@ struct uproc {
 	bool attached; /* attached (true) or launched (false) */
 	bool exited;
 	bool frozen;	     /* attaching or detaching: sched_update() leaves all stopped */
+	long long let_go_by; /* no engine left: let go when all stopped, or by then (leaving.c) */
 	bool attaching;	     /* not every thread seized and stopped yet (attach_settle()) */
 	bool attach_signals; /* ... and the last round: queued signals taken */
 	bool leader_gone;    /* the leader exited alone: a zombie until the others are gone */
@@ -277,6 +278,12 @@ bool leaving_status(struct tracer *t, pid_t tid, int status);
 bool leaving_pid(struct tracer *t, pid_t pid);
 void leaving_drain(struct tracer *t); /* at exit: wait (1 s at most) for them to go */
 void leaving_free(struct tracer *t);
+/* The last engine is gone: let the process go (now, or as its threads stop). */
+void uproc_let_go(struct uproc *p);
+/* Let-gos whose threads have stopped or whose wait is over: done. Then ms to the next, or -1. */
+int leaving_procs_advance(struct tracer *t);
+/* ... and one now, waiting for its threads (the daemon's exit). */
+void leaving_proc_finish_sync(struct uproc *p);
 
 /* uproc.c */
 struct uproc *uproc_new(struct tracer *t, pid_t pid, bool attached);
@@ -288,6 +295,8 @@ struct uthread *uproc_thread(struct uproc *p, pid_t tid);
 int uproc_seize(struct uproc *p, pid_t tid);
 void uproc_detach_all(struct uproc *p);
 /* 0 once every thread is stopped (or the process gone), -ETIMEDOUT at deadline. */
+/* Ask every running thread to stop; true: all are stopped already. */
+bool uproc_interrupt_all(struct uproc *p);
 int uproc_stop_all_sync(struct uproc *p, long long deadline);
 /* An attach's last round: continue threads with their own signal queued (no wait). */
 void uproc_take_queued_signals(struct uproc *p);
@@ -386,6 +395,8 @@ enum xol_result patch_go_on(struct uthread *th, struct swbp *bp);
 void bp_insert_owed(struct uproc *p);
 /* The agent's dprintf records of p, to their engines (patch_out.c). */
 void patch_drain(struct uproc *p);
+/* Every process's, when their time has come: ms to the next time, -1: none wanted. */
+int patch_out_tick(struct tracer *t);
 /* Every thread stopped: write the jmps prepared, undo the patches unwanted. */
 void patch_pass(struct uproc *p);
 /* th stopped: one in a trampoline or the agent is put back at its breakpoint. */

@@ -12,9 +12,13 @@
  * that stop is the SIGTRAP of one of our traps (removed meanwhile) it is
  * rewound onto the trap's address first. A process with such threads
  * cannot be attached again until they are gone (EAGAIN).
+ *
+ * A whole process waits here too, without engines, when its let-go needs
+ * every thread stopped first (uproc_let_go).
  */
 #include "engine_int.h"
 
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/ptrace.h>
@@ -186,6 +190,77 @@ void leaving_drain(struct tracer *t)
 
 	while (t->nleaving && tracer_wait_until(t, deadline) == 0)
 		;
+}
+
+/* A thread in a syscall we injected or on its way through a slot (xol.c). */
+static bool xol_in_flight(struct uproc *p)
+{
+	for_each_thread(p, th)
+		if (th->xol_inj || (th->xol_busy && !th->stopped))
+			return true;
+	return false;
+}
+
+/* The rest of a let-go: every thread stopped, or the wait for them over. */
+static void let_go_finish(struct uproc *p)
+{
+	if (!p->exited && p->patch_pass)
+		patch_pass(p); /* the jmps out, every thread out of the trampolines */
+	if (!p->exited)
+		xol_release(p);
+	if (!p->exited)
+		uproc_detach_all(p);
+	uproc_free(p);
+}
+
+/*
+ * The last engine is gone: the process runs on as it was found. The
+ * stopped threads go now, the others at their next stop (leaving_add),
+ * except in two cases that need every thread stopped first: threads in
+ * the out-of-line machinery (an injected syscall's registers must be put
+ * back, and a slot may end in a trap of ours) and patched breakpoints
+ * (patch.c: the jmps go with every thread out of the trampolines). Then
+ * the process stays here, frozen and without engines, until its threads
+ * have stopped or a short while has passed (leaving_procs_advance, from
+ * the loop): the daemon never waits for it. An attach meanwhile takes it
+ * back as it is.
+ */
+void uproc_let_go(struct uproc *p)
+{
+	p->frozen = true;
+	p->attaching = false;
+	if (p->exited || !(xol_in_flight(p) || p->patch_pass) || uproc_interrupt_all(p)) {
+		let_go_finish(p);
+		return;
+	}
+	p->let_go_by = tracer_detach_deadline(p->t);
+}
+
+int leaving_procs_advance(struct tracer *t)
+{
+	long long now = tracer_now_ms(), next = LLONG_MAX;
+	struct uproc *p, *after;
+
+	for (p = t->procs; p; p = after) {
+		after = p->next;
+		if (!p->let_go_by)
+			continue;
+		if (p->exited || now >= p->let_go_by || sched_all_stopped(p))
+			let_go_finish(p);
+		else if (p->let_go_by < next)
+			next = p->let_go_by;
+	}
+	if (next == LLONG_MAX)
+		return -1;
+	return next - now > INT_MAX ? INT_MAX : (int)(next - now);
+}
+
+void leaving_proc_finish_sync(struct uproc *p)
+{
+	long long by = tracer_now_ms() + LEAVING_DRAIN_MS;
+
+	uproc_stop_all_sync(p, p->let_go_by < by ? p->let_go_by : by);
+	let_go_finish(p);
 }
 
 void leaving_free(struct tracer *t)

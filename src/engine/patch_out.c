@@ -95,7 +95,7 @@ void patch_drain(struct uproc *p)
 			e->client.bp_printed(e->client.ctx, e, NULL);
 }
 
-int tracer_tick(struct tracer *t)
+int patch_out_tick(struct tracer *t)
 {
 	long long now = tracer_now_ms();
 	bool any = false;

@@ -35,21 +35,6 @@ static bool need_stop(struct uproc *p)
 	return false;
 }
 
-/* Interrupt the running threads; true when all are stopped. */
-static bool stop_threads(struct uproc *p)
-{
-	bool all = true;
-
-	for_each_thread(p, th) {
-		if (th->stopped)
-			continue;
-		all = false;
-		if (!th->interrupting && ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L) == 0)
-			th->interrupting = true;
-	}
-	return all;
-}
-
 /*
  * The thread a ^C names: one that e let run, as gdbserver does. The
  * thread of an event since e resumed (it stopped anyway), else the main
@@ -295,7 +280,7 @@ void sched_update(struct uproc *p)
 	}
 	nonstop_stop_requests(p);
 	if (need_stop(p)) {
-		if (!stop_threads(p))
+		if (!uproc_interrupt_all(p))
 			return;
 		deliver_reports(p);
 	}
@@ -304,13 +289,13 @@ void sched_update(struct uproc *p)
 	if (p->step_over)
 		return;	     /* one instruction, then sched_step_over_done() */
 	if (p->patch_pass) { /* jmps to write or undo (patch.c): with every thread stopped */
-		if (!stop_threads(p))
+		if (!uproc_interrupt_all(p))
 			return;
 		patch_pass(p);
 	}
 	th = find_step_over(p);
 	if (th) {
-		if (stop_threads(p)) {
+		if (uproc_interrupt_all(p)) {
 			p->step_over = th;
 			start_step_over(p);
 		}

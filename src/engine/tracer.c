@@ -66,6 +66,8 @@ void tracer_free(struct tracer *t)
 		/* the last engine's detach frees p: take t->procs anew after each */
 		if (p->engines)
 			engine_detach(p->engines);
+		else if (p->let_go_by) /* being let go: the rest now */
+			leaving_proc_finish_sync(p);
 		else /* no engine: free it ourselves */
 			uproc_free(p);
 	}
@@ -96,7 +98,7 @@ size_t tracer_pids(struct tracer *t, pid_t *pids, size_t max)
 	size_t n = 0;
 
 	for (struct uproc *p = t->procs; p; p = p->next) {
-		if (p->exited)
+		if (p->exited || p->let_go_by)
 			continue;
 		if (n < max)
 			pids[n] = p->pid;
@@ -410,10 +412,20 @@ static void notify_all(struct tracer *t)
 	}
 }
 
+int tracer_tick(struct tracer *t)
+{
+	int drain = patch_out_tick(t), let_go = leaving_procs_advance(t);
+
+	if (drain < 0 || (let_go >= 0 && let_go < drain))
+		return let_go;
+	return drain;
+}
+
 void tracer_poll(struct tracer *t)
 {
 	bool more = reap_some(t);
 
+	leaving_procs_advance(t);
 	notify_all(t);
 	if (more)
 		tracer_wake(t);
@@ -430,6 +442,7 @@ int tracer_wait(struct tracer *t, volatile sig_atomic_t *stop)
 	/* one status per call: the next wait4 returns at once if more are there */
 	if (reap_one(t, 0) < 0)
 		return -errno;
+	leaving_procs_advance(t);
 	if (t->notify_pending)
 		notify_all(t);
 	return 0;

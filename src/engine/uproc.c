@@ -140,9 +140,24 @@ bool sched_all_stopped(struct uproc *p)
 	return true;
 }
 
+bool uproc_interrupt_all(struct uproc *p)
+{
+	bool all = true;
+
+	for_each_thread(p, th) {
+		if (th->stopped)
+			continue;
+		all = false;
+		if (!th->interrupting && ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L) == 0)
+			th->interrupting = true;
+	}
+	return all;
+}
+
 /*
  * Interrupt every running thread and wait until all are stopped (or gone),
- * up to the tracer's stop timeout.
+ * up to the deadline. Only where nothing else is served any more (the
+ * daemon's exit): in the loop, wait for the stops as they come.
  */
 int uproc_stop_all_sync(struct uproc *p, long long deadline)
 {
@@ -150,12 +165,7 @@ int uproc_stop_all_sync(struct uproc *p, long long deadline)
 	pid_t pid = p->pid;
 	int err;
 
-	for_each_thread(p, th) {
-		if (th->stopped || th->interrupting)
-			continue;
-		if (ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L) == 0)
-			th->interrupting = true;
-	}
+	uproc_interrupt_all(p);
 	/* p may be freed by an exit handled in tracer_wait_one(): look it up each time */
 	for (;;) {
 		struct uproc *q;

@@ -5,7 +5,7 @@
  * parent (its wait only ends with the child), which is what attach_stuck.t
  * needs. The child prints its pid; after it is gone the parent says
  * "vfork done". With an argument FILE the vfork waits until FILE exists,
- * so that a debugger can attach first.
+ * so that a debugger can attach first (and put a breakpoint in tick()).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -14,12 +14,18 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* (a function of its own: a place for a breakpoint in the running thread) */
+__attribute__((noinline)) void tick(unsigned long n)
+{
+	printf("tick %lu\n", n);
+	fflush(stdout);
+}
+
 static void *ticker(void *arg)
 {
 	(void)arg;
 	for (unsigned long n = 0;; n++) {
-		printf("tick %lu\n", n);
-		fflush(stdout);
+		tick(n);
 		usleep(100 * 1000);
 	}
 	return NULL;
