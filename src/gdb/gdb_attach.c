@@ -9,7 +9,8 @@
  * daemon (DIR/<pid>/gdb, a rendezvous socket), whose '?' is answered by it.
  * An attach that does not complete in the tracer's stop timeout gives up,
  * well before gdb's own timeout for the reply would leave the two sides
- * out of step.
+ * out of step. (A ustrace's join, Qutraced.trace, waits for its observer's
+ * attach the same way: gdb_trace.c.)
  */
 #include "gdb_int.h"
 
@@ -143,7 +144,7 @@ bool gdb_attach_owes_question(struct gdb_session *s)
 	return true;
 }
 
-int gdb_attach_expire(struct gdb_session *s)
+static int vattach_expire(struct gdb_session *s)
 {
 	struct engine *e = s->attaching;
 	int left = e ? engine_attach_time_left(e) : -1;
@@ -166,6 +167,13 @@ int gdb_attach_expire(struct gdb_session *s)
 	s->waiting = false;
 	s->closing = true;
 	return -1;
+}
+
+int gdb_attach_expire(struct gdb_session *s)
+{
+	int a = vattach_expire(s), b = gdb_trace_join_expire(s);
+
+	return a < 0 ? b : b < 0 ? a : a < b ? a : b;
 }
 
 /* The client leaves: an attach of its own still in flight goes too. */

@@ -23,7 +23,10 @@
  *   Qutraced.trace:OPTS   OPTS is src/tracer/trc_wire.h's text. Only on a
  *                         session that joined a held process (rendezvous
  *                         socket or FUSE file), as its first resume-less
- *                         act. Reply OK, or Exx.
+ *                         act. Reply OK once the process has stopped
+ *                         for the trace's own engine (late, if a thread is
+ *                         slow to stop: the daemon does not wait), or Exx
+ *                         (E6e: not stopped within the stop timeout).
  *   Qutraced.detach       the engine leaves; reply OK after the last
  *                         records. The connection then closes.
  *
@@ -75,6 +78,8 @@ struct gdb_trace {
 	struct buf text;	 /* trace records not yet framed into s->rsp.out */
 	struct buf pkt;		 /* a notification being built */
 	struct engine_kids kids; /* -f: fork children, each with our observer engine */
+	struct engine *joiner;	 /* the observer until its attach stop: then e */
+	struct trc_wire w;	 /* ... and the options the trace starts with then */
 };
 
 /* The observer, if it is still the session's (a stray 'D' may have taken it). */
@@ -172,6 +177,8 @@ static void trace_on_event(void *ctx, const struct engine_event *ev)
 		tr->holding = true;
 }
 
+static void trace_joined(struct gdb_trace *tr, const struct engine_stop *st);
+
 /* The process is gone: the last text, the exit, and the engine leaves. */
 static void trace_on_stop(void *ctx, const struct engine_stop *st)
 {
@@ -179,6 +186,10 @@ static void trace_on_stop(void *ctx, const struct engine_stop *st)
 	char end[16];
 	int n;
 
+	if (tr->joiner) {
+		trace_joined(tr, st);
+		return;
+	}
 	if (st->kind != ENGINE_STOP_EXITED && st->kind != ENGINE_STOP_KILLED)
 		return; /* an observer is never stopped: nothing else comes */
 	if (st->pid != tr->pid) {
@@ -222,12 +233,64 @@ static void known_threads(struct gdb_trace *tr)
 		trc_thread_new(tr->trc, tids[i]);
 }
 
+/*
+ * The observer has stopped the process (its attach): it takes the
+ * joiner's place in the session and the trace starts. 0, or an error
+ * (the trace is gone then).
+ */
+static int trace_start(struct gdb_session *s, struct gdb_trace *tr)
+{
+	struct trc_sink sink;
+	int err;
+
+	tr->e = tr->joiner;
+	tr->joiner = NULL;
+	gdb_proc_detach(s, s->engine);
+	err = gdb_proc_add(s, tr->e);
+	if (err < 0) {
+		engine_detach(tr->e);
+		s->trace = NULL;
+		trace_free(tr);
+		return err;
+	}
+	s->engine = tr->e;
+	sink = trc_stream_sink(&tr->text, tr->w.o.tstamp != 0);
+	tr->trc = trc_new_sink(&tr->w.o, &sink);
+	known_threads(tr);
+	return engine_trc_observe(tr->e, &tr->w.o, tr->w.follow); /* (leaving frees it) */
+}
+
+static void trace_reply(struct gdb_session *s, int err)
+{
+	buf_reset(&s->reply);
+	if (err < 0)
+		buf_printf(&s->reply, "E%02x", -err & 0xff);
+	else
+		buf_puts(&s->reply, "OK");
+}
+
+/* The joiner's attach stop, or the end of the process before it: the reply owed. */
+static void trace_joined(struct gdb_trace *tr, const struct engine_stop *st)
+{
+	struct gdb_session *s = tr->s;
+	int err = -ESRCH;
+
+	if (st->kind != ENGINE_STOP_EXITED && st->kind != ENGINE_STOP_KILLED) {
+		err = trace_start(s, tr);
+	} else {
+		engine_detach(tr->joiner);
+		s->trace = NULL;
+		trace_free(tr);
+	}
+	trace_reply(s, err);
+	gdb_send_late_reply(s, "trace");
+}
+
 int gdb_handle_utraced_trace(struct gdb_session *s, const char *p, size_t len)
 {
 	size_t plen = strlen("Qutraced.trace:");
 	struct gdb_trace *tr;
 	struct trc_wire w;
-	struct trc_sink sink;
 	struct engine *e;
 	int err = 0;
 
@@ -242,6 +305,7 @@ int gdb_handle_utraced_trace(struct gdb_session *s, const char *p, size_t len)
 	tr->pid = engine_pid(s->engine);
 	tr->follow = w.follow;
 	tr->quiet = w.o.quiet;
+	tr->w = w;
 	buf_init(&tr->text);
 	buf_init(&tr->pkt);
 	tr->client = s->client;
@@ -249,29 +313,45 @@ int gdb_handle_utraced_trace(struct gdb_session *s, const char *p, size_t len)
 	tr->client.on_stop = trace_on_stop;
 	tr->client.on_event = trace_on_event;
 	tr->client.name = "ustrace";
-	/* the joiner's engine cannot hear events: a new one joins, then the old one leaves */
-	e = engine_attach(s->tracer, tr->pid, &tr->client, &err);
+	/*
+	 * The joiner's engine cannot hear events: a new one joins, then the old
+	 * one leaves. Its attach may take long (a thread that cannot stop yet):
+	 * the reply waits for it, the daemon does not (trace_joined).
+	 */
+	e = engine_attach_start(s->tracer, tr->pid, &tr->client, &err);
+	if (e && !engine_alive(e)) {
+		engine_detach(e);
+		e = NULL;
+		err = -ESRCH;
+	}
 	if (!e) {
 		trace_free(tr);
 		return err ? err : -ESRCH;
 	}
-	gdb_proc_detach(s, s->engine);
-	if ((err = gdb_proc_add(s, e)) < 0) {
-		engine_detach(e);
-		trace_free(tr);
-		return err;
-	}
-	s->engine = e;
-	tr->e = e;
-	sink = trc_stream_sink(&tr->text, w.o.tstamp != 0);
-	tr->trc = trc_new_sink(&w.o, &sink);
-	known_threads(tr);
+	tr->joiner = e;
 	s->trace = tr;
-	err = engine_trc_observe(tr->e, &w.o, w.follow);
+	if (engine_attaching(e))
+		return GDB_NO_REPLY;
+	err = trace_start(s, tr);
 	if (err < 0)
-		return err; /* the session keeps it; leaving frees it */
+		return err;
 	buf_puts(&s->reply, "OK");
 	return 0;
+}
+
+int gdb_trace_join_expire(struct gdb_session *s)
+{
+	struct gdb_trace *tr = s->trace;
+	int left = tr && tr->joiner ? engine_attach_time_left(tr->joiner) : -1;
+
+	if (left != 0)
+		return left;
+	engine_detach(tr->joiner);
+	s->trace = NULL;
+	trace_free(tr);
+	trace_reply(s, -ETIMEDOUT);
+	gdb_send_late_reply(s, "trace");
+	return -1;
 }
 
 int gdb_handle_utraced_detach(struct gdb_session *s, const char *p, size_t len)
@@ -317,6 +397,8 @@ void gdb_trace_end(struct gdb_session *s)
 	if (!tr)
 		return;
 	s->trace = NULL;
+	if (tr->joiner)
+		engine_detach(tr->joiner); /* its attach still in flight */
 	if (trace_engine(tr))
 		gdb_proc_detach(s, tr->e);
 	trace_free(tr);

@@ -6,9 +6,12 @@
 # client joined to another process through its rendezvous socket sends
 # qC every 2 ms: its worst round trip must stay far below those 3 s,
 # first while a gdb joins the stuck process through DIR/<pid>/gdb, then
-# while the COMM client's vAttach waits for another such process.
+# while a ustrace joins another one that a gdb holds (its join through the
+# rendezvous socket and its Qutraced.trace both wait for the vfork
+# parent), then while the COMM client's vAttach waits for another one.
 . "$(dirname "$0")/../lib/e2e.sh"
 . "$(dirname "$0")/../lib/fuse.sh"
+. "$(dirname "$0")/../lib/ustrace.sh"
 
 PROG=$INFDIR/vfork_stuck
 use_rundir
@@ -48,6 +51,34 @@ ok "a join that cannot complete: the other client's worst round trip $(worst "$W
 wait "$GDB1"
 unlike "$(cat "$WORK/gdb1.out")" '^\* 1 +Thread' '... and the join gave up (no thread list)'
 
+# --- a ustrace joins a process held by a gdb whose main thread then
+# waits in vfork (the trace's own engine must stop it: it cannot)
+"$PROG" "$WORK/go3" >"$WORK/p3.out" 2>&1 &
+P3=$!
+track "$P3"
+wait_until file_has "$WORK/p3.out" '^ready' || bail "vfork_stuck did not start"
+"$GDB" "${GDB_SETUP[@]}" "$PROG" -ex "target remote $MNT/$P3/gdb" -ex continue \
+	</dev/null >"$WORK/gdb3.out" 2>&1 &
+GDB3=$!
+track "$GDB3"
+wait_until test -S "$(rendezvous_sock "$P3")" || bail "no rendezvous socket for $P3"
+wait_until eval "[[ \$(pid_state $P3) == S ]]"
+touch "$WORK/go3"
+wait_until file_has "$WORK/p3.out" '^child ' || bail "vfork_stuck did not vfork"
+track "$(sed -n 's/^child //p' "$WORK/p3.out")"
+pinger "$WORK/ping3.out"
+"$USTRACE" -o "$WORK/u3.out" -p "$P3" 2>"$WORK/u3.err" &
+U3=$!
+track "$U3"
+wait "$PING_PID"
+ok "a ustrace join that cannot complete: the other client's worst round trip $(worst "$WORK/ping3.out") ms" \
+	fast "$WORK/ping3.out"
+ok '... and ustrace gives up, saying why' wait_exit "$U3"
+like "$(cat "$WORK/u3.err")" 'no answer|timed out' '... ("no answer" at the join, or "timed out" at the trace)'
+ok '... gdb still holds the program' pid_alive "$GDB3"
+kill "$GDB3"
+
+
 # --- the COMM client's vAttach waits for another one
 "$PROG" >"$WORK/p2.out" 2>&1 &
 P=$!
@@ -61,6 +92,7 @@ wait "$PING_PID"
 ok "a vAttach that cannot complete: the other client's worst round trip $(worst "$WORK/ping2.out") ms" \
 	fast "$WORK/ping2.out"
 like "$(tail -1 "$WORK/attach.out")" '^E6e' '... and the vAttach gives up after the stop timeout'
+
 ok 'the daemon is up' pid_alive "$SERVER_PID"
 ticks() { grep -c '^tick ' "$1"; }
 ticking() { # ticking OUT: the program writing OUT ticks on
