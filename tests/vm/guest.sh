@@ -58,6 +58,7 @@ e2e() {
 # utraced, and a TAP comparison of the two summaries.
 gdbts() {
 	local board server dir
+	mkdir -p /root/gdbts
 	for board; do
 		for server in /usr/bin/gdbserver "$TREE/build/utraced"; do
 			dir=/root/gdbts/$board.$(basename "$server")

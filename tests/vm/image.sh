@@ -38,13 +38,27 @@ if ((${#need[@]})); then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-log "building $dir (a few minutes: debootstrap of ${#PKGS[@]} packages and their dependencies)"
-rm -rf "$dir"
-mkdir -p "$dir"
+log "building $dir (a few minutes: debootstrap, then ${#PKGS[@]} packages and their dependencies)"
+# Older images of this architecture go; a build that was killed may have left
+# its mounts (the host's /dev among them), which must go first.
+for m in $(findmnt -rno TARGET | grep "^$CACHE/$ARCH-" | sort -r); do umount -l "$m"; done
+rm -rf --one-file-system "$CACHE/$ARCH-"*
+mkdir -p "$dir" "$CACHE/debs"
 root=$dir/root
-inc=$(IFS=,; echo "${PKGS[*]}")
-debootstrap --arch="$ARCH" --variant=minbase --include="$inc" "$SUITE" "$root" "$MIRROR" \
-	>"$dir/debootstrap.log" 2>&1 || { log "debootstrap failed: see $dir/debootstrap.log"; exit 1; }
+# debootstrap resolves --include badly (virtual packages): apt-get does the rest.
+debootstrap --arch="$ARCH" --variant=minbase --cache-dir="$CACHE/debs" "$SUITE" "$root" "$MIRROR" \
+	>"$dir/build.log" 2>&1 || { log "debootstrap failed: see $dir/build.log"; exit 1; }
+mounts=("$root/proc" "$root/dev/pts" "$root/dev" "$root/var/cache/apt/archives")
+trap 'for m in "${mounts[@]}"; do mountpoint -q "$m" && umount -l "$m"; done' EXIT
+mount -t proc proc "$root/proc"
+mount --bind /dev "$root/dev"
+mount --bind /dev/pts "$root/dev/pts"
+mount --bind "$CACHE/debs" "$root/var/cache/apt/archives"
+echo "deb $MIRROR $SUITE main" >"$root/etc/apt/sources.list"
+{ chroot "$root" apt-get update &&
+	DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y --no-install-recommends "${PKGS[@]}"; } \
+	>>"$dir/build.log" 2>&1 || { log "apt-get install failed: see $dir/build.log"; exit 1; }
+for m in "${mounts[@]}"; do umount -l "$m"; done
 
 # The GDB testsuite, where ../shared/gdbts/run.sh looks for it (GDBSRC).
 src=$CACHE/gdb-src
@@ -90,7 +104,6 @@ chmod 755 "$root/sbin/utraced-vm-init"
 
 cp -L "$root/vmlinuz" "$dir/vmlinuz"
 cp -L "$root/initrd.img" "$dir/initrd.img"
-rm -rf "$root/var/cache/apt/archives/"*.deb
 mkfs.ext4 -q -F -L utraced-vm -d "$root" "$dir/root.img" 8G
 rm -rf "$root"
 touch "$dir/ready"
