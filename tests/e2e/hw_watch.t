@@ -18,7 +18,7 @@ launch "$PROG"
 remote_gdb "$PROG" 'watch watched' continue continue 'print watched' \
 	'info watchpoints' delete continue
 like "$GDB_OUT" '^Hardware watchpoint 1: watched$' 'watch: a hardware watchpoint'
-vals=$(grep -A2 '^Hardware watchpoint 1: watched$' <<<"$GDB_OUT" | grep -E '^(Old|New) value' | tr '\n' ' ')
+vals=$(grep -A3 '^Hardware watchpoint 1: watched$' <<<"$GDB_OUT" | grep -E '^(Old|New) value' | tr '\n' ' ')
 is "$vals" 'Old value = 0 New value = 3 Old value = 3 New value = 6 ' \
 	'watch: the writes that change it, with old and new values (the first write of 0 is silent)'
 like "$GDB_OUT" "^main \\(argc=1, argv=0x[0-9a-f]+\\) at .*$SRC:[0-9]+\$" 'watch: stopped in main'
@@ -56,20 +56,28 @@ exited_with 7 'awatch deleted: to the end'
 
 # Four debug registers in use at once, with conditions; the fourth watches
 # the second byte of counter, which stays 0 (counter never reaches 256).
-launch "$PROG"
-remote_gdb "$PROG" 'watch watched if watched == 6' 'awatch counter if counter == 10' \
-	'hbreak bump if step == 5' 'watch *((char *)&counter + 1)' \
-	continue continue continue continue 'print watched' 'print counter' delete continue
-vals=$(grep -E '^(Hardware [a-z() /]*(watchpoint|breakpoint) [0-9]+|Breakpoint [0-9]+, |Value = |Old value = |New value = )' \
-	<<<"$GDB_OUT" | sed 's/ at .*//' | tr '\n' ' ')
-is "$vals" "Hardware watchpoint 1: watched Hardware access (read/write) watchpoint 2: counter \
-Hardware assisted breakpoint 3 Hardware watchpoint 4: *((char *)&counter + 1) \
-Hardware watchpoint 1: watched Old value = 3 New value = 6 \
-Hardware access (read/write) watchpoint 2: counter Old value = 6 New value = 10 \
-Hardware access (read/write) watchpoint 2: counter Value = 10 Breakpoint 3, bump (step=5) " \
-	'four at once: each stop when its condition holds, in order'
-like "$GDB_OUT" '^\$1 = 9$' 'four at once: watched when bump(5) is called'
-like "$GDB_OUT" '^\$2 = 10$' 'four at once: counter when bump(5) is called'
-exited_with 7 'four at once: to the end'
+# With gdbserver 13.1 the first stop never comes here (gdb times out) and the
+# guest's kernel then reports an RCU stall on one CPU for good: seen in the
+# check-vm guest under QEMU's software emulation, not analysed.
+if server_is_gdbserver; then
+	skip 7 "gdbserver 13.1 does not stop with these four"
+else
+	launch "$PROG"
+	remote_gdb "$PROG" 'watch watched if watched == 6' 'awatch counter if counter == 10' \
+		'hbreak bump if step == 5' 'watch *((char *)&counter + 1)' \
+		continue continue continue continue 'print watched' 'print counter' delete continue
+	vals=$(grep -E '^(Hardware [a-z() /]*(watchpoint|breakpoint) [0-9]+|Breakpoint [0-9]+, |Value = |Old value = |New value = )' \
+		<<<"$GDB_OUT" | sed 's/ at .*//' | tr '\n' ' ')
+	want="Hardware watchpoint 1: watched Hardware access (read/write) watchpoint 2: counter "
+	want+="Hardware assisted breakpoint 3 Hardware watchpoint 4: *((char *)&counter + 1) "
+	want+="Hardware watchpoint 1: watched Old value = 3 New value = 6 "
+	want+="Hardware access (read/write) watchpoint 2: counter Old value = 6 New value = 10 "
+	want+="Hardware access (read/write) watchpoint 2: counter Value = 10 Breakpoint 3, bump (step=5) "
+	is "$vals" "$want" \
+		'four at once: each stop when its condition holds, in order'
+	like "$GDB_OUT" '^\$1 = 9$' 'four at once: watched when bump(5) is called'
+	like "$GDB_OUT" '^\$2 = 10$' 'four at once: counter when bump(5) is called'
+	exited_with 7 'four at once: to the end'
+fi
 
 done_testing

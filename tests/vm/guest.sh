@@ -42,6 +42,19 @@ preflight() {
 	echo "1..$n"
 }
 
+# The guest's kernel after the tests: a CPU stuck for good (seen once, a
+# gdbserver test under QEMU's software emulation) would make later results
+# meaningless.
+health() {
+	local bad
+	bad=$(dmesg | grep -E 'rcu: INFO|BUG:|Oops|soft lockup|hung_task')
+	echo "1..1"
+	[[ -z $bad ]] && echo "ok 1 - the guest's kernel reports no stall, BUG or oops" && return 0
+	echo "not ok 1 - the guest's kernel reports no stall, BUG or oops"
+	sed 's/^/# /' <<<"$bad" | head -20
+	return 1
+}
+
 # e2e NAME INFDIR TEST...: the end-to-end TESTs against both servers.
 e2e() {
 	local set=$1 infdir=$2 t server
@@ -99,5 +112,6 @@ fi
 if [[ -x /mnt/gdbts/run.sh && -z ${VM_NO_GDBTS:-} ]]; then
 	gdbts native-gdbserver native-extended-gdbserver
 fi
+run_tap zz-kernel health
 say "done"
 touch "$OUT/done"
