@@ -60,7 +60,7 @@ exited_with 7 'awatch deleted: to the end'
 # guest's kernel then reports an RCU stall on one CPU for good: seen in the
 # check-vm guest under QEMU's software emulation, not analysed.
 if server_is_gdbserver; then
-	skip 7 "gdbserver 13.1 does not stop with these four"
+	skip 6 "gdbserver 13.1 does not stop with these four"
 else
 	launch "$PROG"
 	remote_gdb "$PROG" 'watch watched if watched == 6' 'awatch counter if counter == 10' \

@@ -19,6 +19,7 @@ say() { echo "guest: $(date -u +%T) $*"; }
 run_tap() {
 	local name=$1 rc
 	shift
+	[[ $name =~ ${VM_TESTS:-.} ]] || return 0
 	"$@" >"$TAPS/$name.tap" 2>"$TAPS/$name.err"
 	rc=$?
 	echo "$rc" >"$TAPS/$name.rc"
@@ -73,6 +74,7 @@ gdbts() {
 	local board server dir
 	mkdir -p /root/gdbts
 	for board; do
+		[[ gdbts.$board =~ ${VM_TESTS:-.} ]] || continue
 		for server in /usr/bin/gdbserver "$TREE/build/utraced"; do
 			dir=/root/gdbts/$board.$(basename "$server")
 			say "gdbts: $board, $server"
@@ -86,7 +88,7 @@ gdbts() {
 	done
 }
 
-# run.sh's settings (VM_NO_GDBTS, GDBTS_TIMEOUT) come in a file.
+# run.sh's settings (VM_NO_GDBTS, VM_TESTS, GDBTS_TIMEOUT) come in a file.
 [[ -f $OUT/guest.env ]] && . "$OUT/guest.env"
 COMPAT32=
 [[ $(uname -m) == x86_64 ]] && COMPAT32=1

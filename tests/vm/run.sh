@@ -8,7 +8,9 @@
 #
 # VM_CPUS (default: this host's), VM_MEM (MiB, default 4096), VM_TIMEOUT
 # (seconds the guest may run, default 5400), VM_NO_GDBTS=1 (leave out GDB's
-# watchpoint tests), GDBTS (default ../shared/gdbts: GDB's testsuite runner).
+# watchpoint tests), VM_TESTS (an extended regular expression: only the
+# guest's tests whose names match run, e.g. 'preflight|hw_watch|zz'),
+# GDBTS (default ../shared/gdbts: GDB's testsuite runner).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=$(realpath -m "${1:-$TOP/build/vm}")
@@ -45,6 +47,7 @@ mkdir -p "$OUT"
 {
 	[[ -n ${VM_NO_GDBTS:-} ]] && echo "VM_NO_GDBTS=1"
 	[[ -n ${GDBTS_TIMEOUT:-} ]] && echo "GDBTS_TIMEOUT=$GDBTS_TIMEOUT"
+	[[ -n ${VM_TESTS:-} ]] && printf 'VM_TESTS=%q\n' "$VM_TESTS"
 } >"$OUT/guest.env"
 shares=(-virtfs "local,path=$TOP,mount_tag=tree,security_model=none,readonly=on"
 	-virtfs "local,path=$OUT,mount_tag=out,security_model=none")
