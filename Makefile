@@ -41,7 +41,7 @@ INFERIORS := $(patsubst tests/inferiors/%.c,$(B)/inferiors/%,$(wildcard tests/in
 INFERIORS32 := $(patsubst tests/inferiors/%.c,$(B)/inferiors32/%,$(wildcard tests/inferiors/*.c))
 TOOLS     := $(B)/tests/rspclient $(B)/tests/hw_watch_probe $(B)/utraced-crashtest
 
-.PHONY: all man install uninstall check-deb check check-load unit e2e demo clean format format-check check-layers inferiors32 bench
+.PHONY: all man install uninstall check-deb check check-load unit e2e demo clean format format-check check-layers inferiors32 bench check-vm vm-build print-e2e32
 
 all: $(B)/utraced $(B)/ustrace $(MANS)
 
@@ -219,6 +219,15 @@ check-deb: all $(B)/inferiors/breakloop
 # LOAD_KILLS and LOAD_PROCS shorten or lengthen them (docs/reliability.md).
 check-load: all $(INFERIORS) $(TOOLS)
 	prove -v tests/load/*.t
+
+# The VM lane (tests/vm/, docs/testing.md): a Debian guest under QEMU runs what
+# this machine's kernel cannot (32-bit programs, hardware watchpoints). Not in `check`.
+check-vm:
+	tests/vm/run.sh
+# What the guest builds (tests/vm/guest.sh), and the 32-bit set it runs.
+vm-build: all $(INFERIORS) $(INFERIORS32) $(TOOLS)
+print-e2e32:
+	@echo $(E2E32_TESTS)
 
 unit: $(UNITS)
 	prove -f $(UNITS)

@@ -1,0 +1,119 @@
+#!/bin/bash
+# guest.sh OUT: runs inside the guest of `make check-vm` (tests/vm/run.sh),
+# as root, from the project tree shared read-only at /mnt/tree. Builds
+# utraced in a copy of the tree, then runs what the host's kernel cannot:
+# the hardware watchpoint tests, the 32-bit (-m32) end-to-end set (on
+# x86-64), each with utraced and with gdbserver, and GDB's own watchpoint
+# tests (tests/vm/gdbts.list) through ../shared/gdbts/run.sh when it is
+# shared at /mnt/gdbts. Every test's TAP goes to OUT/tap/NAME.tap (its
+# stderr beside it, its exit status in NAME.rc), for the host's prove.
+# Nothing here names an architecture but the 32-bit set.
+set -u
+OUT=$1
+TREE=${TREE:-/root/tree}
+TAPS=$OUT/tap
+mkdir -p "$TAPS"
+say() { echo "guest: $(date -u +%T) $*"; }
+
+# run_tap NAME CMD...: CMD's TAP in $TAPS/NAME.tap.
+run_tap() {
+	local name=$1 rc
+	shift
+	[[ $name =~ ${VM_TESTS:-.} ]] || return 0
+	"$@" >"$TAPS/$name.tap" 2>"$TAPS/$name.err"
+	rc=$?
+	echo "$rc" >"$TAPS/$name.rc"
+	say "$name: exit $rc, $(grep -c '^not ok' "$TAPS/$name.tap") failed of $(grep -c '^ok\|^not ok' "$TAPS/$name.tap")"
+}
+
+# The guest's own facts, as tests: without them every test below would skip.
+preflight() {
+	local n=0 b=$TREE/build
+	t() {
+		n=$((n + 1))
+		if "${@:2}" >/dev/null 2>&1; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi
+	}
+	echo "# $(uname -srvm)"
+	t "the debug registers trap (hw_watch_probe)" "$b/tests/hw_watch_probe"
+	if [[ $COMPAT32 ]]; then
+		t "the kernel runs 32-bit programs" "$TREE/tests/lib/kernel_runs.sh" "$b/inferiors32"
+	fi
+	t "gdb runs" gdb -nx -batch -ex 'show version'
+	t "gdbserver runs" gdbserver --version
+	echo "1..$n"
+}
+
+# The guest's kernel after the tests: a CPU stuck for good (seen once, a
+# gdbserver test under QEMU's software emulation) would make later results
+# meaningless.
+health() {
+	local bad
+	bad=$(dmesg | grep -E 'rcu: INFO|BUG:|Oops|soft lockup|hung_task')
+	echo "1..1"
+	[[ -z $bad ]] && echo "ok 1 - the guest's kernel reports no stall, BUG or oops" && return 0
+	echo "not ok 1 - the guest's kernel reports no stall, BUG or oops"
+	sed 's/^/# /' <<<"$bad" | head -20
+	return 1
+}
+
+# e2e NAME INFDIR TEST...: the end-to-end TESTs against both servers.
+e2e() {
+	local set=$1 infdir=$2 t server
+	shift 2
+	for server in "$TREE/build/utraced" /usr/bin/gdbserver; do
+		for t; do
+			run_tap "$set.$(basename "$server").$(basename "$t" .t)" \
+				env SERVER="$server" INFDIR="$infdir" E2E_WAIT=120 bash "$t"
+		done
+	done
+}
+
+# gdbts BOARD...: GDB's watchpoint tests on each BOARD with gdbserver and
+# utraced, and a TAP comparison of the two summaries.
+gdbts() {
+	local board server dir
+	mkdir -p /root/gdbts
+	for board; do
+		[[ gdbts.$board =~ ${VM_TESTS:-.} ]] || continue
+		for server in /usr/bin/gdbserver "$TREE/build/utraced"; do
+			dir=/root/gdbts/$board.$(basename "$server")
+			say "gdbts: $board, $server"
+			GDBTS_TIMEOUT=${GDBTS_TIMEOUT:-3000} /mnt/gdbts/run.sh "$server" "$board" \
+				"$TREE/tests/vm/gdbts.list" "$dir" >"$dir.counts" 2>&1
+			mkdir -p "$OUT/gdbts/$board.$(basename "$server")"
+			cp "$dir.counts" "$dir/gdb.sum" "$dir/gdb.log" "$OUT/gdbts/$board.$(basename "$server")/" 2>/dev/null
+		done
+		run_tap "gdbts.$board" bash "$TREE/tests/vm/gdbts_compare.sh" \
+			"/root/gdbts/$board.gdbserver/gdb.sum" "/root/gdbts/$board.utraced/gdb.sum"
+	done
+}
+
+# run.sh's settings (VM_NO_GDBTS, VM_TESTS, GDBTS_TIMEOUT) come in a file.
+[[ -f $OUT/guest.env ]] && . "$OUT/guest.env"
+COMPAT32=
+[[ $(uname -m) == x86_64 ]] && COMPAT32=1
+say "copying the tree"
+mkdir -p "$TREE"
+tar -C /mnt/tree --exclude=./.git --exclude=./build/vm -cf - . | tar -C "$TREE" -xf -
+cd "$TREE" || exit 1
+say "building"
+# The host built what it could (same architecture): make redoes only what is stale.
+if ! make -j"$(nproc)" vm-build >"$OUT/build.log" 2>&1; then
+	say "the build failed: see build.log"
+	echo "1..1" >"$TAPS/build.tap"
+	echo "not ok 1 - make vm-build in the guest" >>"$TAPS/build.tap"
+	echo 1 >"$TAPS/build.rc"
+	touch "$OUT/done"
+	exit 1
+fi
+run_tap 00-preflight preflight
+e2e e2e build/inferiors tests/e2e/hw_watch.t tests/e2e/launch_break.t
+if [[ $COMPAT32 ]]; then
+	e2e m32 build/inferiors32 tests/e2e/hw_watch.t $(make -s --no-print-directory print-e2e32)
+fi
+if [[ -x /mnt/gdbts/run.sh && -z ${VM_NO_GDBTS:-} ]]; then
+	gdbts native-gdbserver native-extended-gdbserver
+fi
+run_tap zz-kernel health
+say "done"
+touch "$OUT/done"

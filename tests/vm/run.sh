@@ -1,0 +1,79 @@
+#!/bin/bash
+# run.sh [OUT]: `make check-vm`. Boots the Debian guest of tests/vm/image.sh
+# under QEMU (KVM when /dev/kvm is there, software emulation otherwise) with
+# the project tree shared read-only over 9p; the guest (tests/vm/guest.sh)
+# builds and runs the tests this host's kernel may not run, and writes their
+# TAP to OUT (default build/vm), shared read-write; prove then reports them
+# here like any other test. The lane fails when the guest does not finish.
+#
+# VM_CPUS (default: this host's), VM_MEM (MiB, default 4096), VM_TIMEOUT
+# (seconds the guest may run, default 5400), VM_NO_GDBTS=1 (leave out GDB's
+# watchpoint tests), VM_TESTS (an extended regular expression: only the
+# guest's tests whose names match run, e.g. 'preflight|hw_watch|zz'),
+# GDBTS (default ../shared/gdbts: GDB's testsuite runner).
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=$(realpath -m "${1:-$TOP/build/vm}")
+GDBTS=${GDBTS:-$TOP/../shared/gdbts}
+cd "$TOP"
+
+need=()
+arch=$(uname -m)
+command -v "qemu-system-$arch" >/dev/null || need+=(qemu-system-x86)
+command -v prove >/dev/null || need+=(perl)
+if ((${#need[@]})); then
+	echo "run.sh: installing ${need[*]}" >&2
+	apt-get update -qq >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+img=$(tests/vm/image.sh)
+
+case $arch in
+x86_64) machine=(-machine q35) console=ttyS0 ;;
+*) echo "run.sh: no guest for $arch yet" >&2; exit 1 ;;
+esac
+if [[ -w /dev/kvm ]]; then
+	accel=(-accel kvm -cpu host)
+else
+	accel=(-accel tcg,thread=multi -cpu max)
+fi
+
+# What the guest cannot build quickly under emulation is built here, where
+# the architecture is the same; the guest's make redoes only what is stale.
+make -s -j"$(nproc)" vm-build || echo "run.sh: the build failed here: the guest builds what is missing" >&2
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+{
+	[[ -n ${VM_NO_GDBTS:-} ]] && echo "VM_NO_GDBTS=1"
+	[[ -n ${GDBTS_TIMEOUT:-} ]] && echo "GDBTS_TIMEOUT=$GDBTS_TIMEOUT"
+	[[ -n ${VM_TESTS:-} ]] && printf 'VM_TESTS=%q\n' "$VM_TESTS"
+} >"$OUT/guest.env"
+shares=(-virtfs "local,path=$TOP,mount_tag=tree,security_model=none,readonly=on"
+	-virtfs "local,path=$OUT,mount_tag=out,security_model=none")
+if [[ -x $GDBTS/run.sh ]]; then
+	shares+=(-virtfs "local,path=$(realpath "$GDBTS"),mount_tag=gdbts,security_model=none,readonly=on")
+else
+	echo "run.sh: no $GDBTS/run.sh: GDB's watchpoint tests are left out" >&2
+fi
+
+start=$(date +%s)
+echo "run.sh: booting the guest ($img, ${accel[1]}); its console: $OUT/console.log"
+timeout -k 10 "${VM_TIMEOUT:-5400}" "qemu-system-$arch" -nodefaults -nographic -no-reboot \
+	"${machine[@]}" "${accel[@]}" -smp "${VM_CPUS:-$(nproc)}" -m "${VM_MEM:-4096}" \
+	-kernel "$img/vmlinuz" -initrd "$img/initrd.img" \
+	-append "root=/dev/vda rw console=$console init=/sbin/utraced-vm-init panic=-1 quiet" \
+	-drive "file=$img/root.img,format=raw,if=virtio,snapshot=on" \
+	"${shares[@]}" -serial "file:$OUT/console.log" &
+qemu=$!
+# The guest's progress lines, while it runs.
+tail -n +1 -F --pid=$qemu "$OUT/console.log" 2>/dev/null | grep --line-buffered -E '^(guest|utraced-vm):' &
+wait $qemu && rc=0 || rc=$?
+sleep 1
+echo "run.sh: the guest ran $(($(date +%s) - start)) s (qemu exit $rc)"
+if [[ ! -f $OUT/done ]]; then
+	echo "run.sh: the guest did not finish; its console:" >&2
+	tail -30 "$OUT/console.log" >&2
+	exit 1
+fi
+prove -e tests/vm/replay.sh "$OUT"/tap/*.tap
