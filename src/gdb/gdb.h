@@ -22,6 +22,7 @@
 
 struct gdb_server; /* daemon-wide options, shared by sessions (main.c) */
 struct gdb_cond;
+struct tp_exp;
 
 #define GDB_CATCH_MAX  512 /* syscall numbers in one QCatchSyscalls list */
 #define GDB_MAX_PROCS  16  /* processes one session debugs (fork children) */
@@ -114,6 +115,8 @@ struct gdb_session {
 	bool no_aslr;		 /* QDisableRandomization */
 	bool startup_with_shell; /* QStartupWithShell */
 	struct gdb_trace *trace; /* Qutraced.trace: a streamed syscall trace (gdb_trace.c) */
+	struct tp_exp *tp;	 /* tracepoints: this gdb's experiment (gdb_tp.c) */
+	long tframe;		 /* QTFrame: the trace frame gdb looks at, -1: none */
 };
 
 /*
