@@ -645,7 +645,8 @@ static int handle_qtv_list(struct gdb_session *s, struct tp_exp *x, bool first)
 		buf_puts(&s->reply, "l");
 		return 0;
 	}
-	v = &x->tsvs[x->it_tsv++];
+	/* newest first, as gdbserver lists them: gdb creates them in the reverse order */
+	v = &x->tsvs[x->ntsvs - 1 - x->it_tsv++];
 	buf_printf(&s->reply, "%x:%llx:%x:%s", v->num, (unsigned long long)v->init,
 		   v->builtin ? 1 : 0, v->name_hex ? v->name_hex : "");
 	return 0;

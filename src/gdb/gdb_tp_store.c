@@ -257,13 +257,15 @@ int tpf_read_tsv(const uint8_t *data, size_t len, size_t regsize, int32_t num, i
 {
 	struct tpf_block blk;
 	size_t pos = 0;
+	int err = -ENOENT;
 
+	/* the last one: `collect $v += 1` records v before and after */
 	while (walk(data, len, regsize, &pos, &blk))
 		if (blk.type == 'V' && blk.num == num) {
 			memcpy(val, blk.body, 8);
-			return 0;
+			err = 0;
 		}
-	return -ENOENT;
+	return err;
 }
 
 void tpf_info_xml(const uint8_t *data, size_t len, size_t regsize, struct buf *out)

@@ -73,7 +73,7 @@ const uint8_t *tpf_regs(const uint8_t *data, size_t len, size_t regsize);
  */
 size_t tpf_read_mem(const uint8_t *data, size_t len, size_t regsize, uint64_t addr, uint8_t *out,
 		    size_t n);
-/* The value of trace state variable num, if the frame has it (0, else -ENOENT). */
+/* The value of trace state variable num the frame recorded last (0, else -ENOENT). */
 int tpf_read_tsv(const uint8_t *data, size_t len, size_t regsize, int32_t num, int64_t *val);
 /* qXfer:traceframe-info: its <memory/> and <tvar/> elements into out. */
 void tpf_info_xml(const uint8_t *data, size_t len, size_t regsize, struct buf *out);
