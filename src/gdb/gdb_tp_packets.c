@@ -659,8 +659,14 @@ int gdb_handle_tp(struct gdb_session *s, const char *p, size_t len)
 	struct tp_exp *x = tp_of(s, true);
 	int err;
 
+	if (!x && len == 4 && p[0] == 'q' && p[1] == 'T') {
+		/* the uploads at connect, before any process: an empty list (gdb loops on errors)
+		 */
+		buf_puts(&s->reply, "l");
+		return 0;
+	}
 	if (!x)
-		return -ENOMEM;
+		return s->engine ? -ENOMEM : -ESRCH;
 	if (lit(&q, end, "QTinit") && q == end) {
 		tp_reset(x);
 		s->tframe = -1;
