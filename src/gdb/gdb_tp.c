@@ -564,15 +564,20 @@ static void tp_on_stop(void *ctx, const struct engine_stop *st)
 	default:
 		break;
 	}
-	/* the attach's stop (a process that was running), or anything else: go on */
-	if (st->kind == ENGINE_STOP_ATTACHED || st->kind == ENGINE_STOP_SIGNAL) {
+	/* the attach's stop (a process that was running): the traps go in, all run */
+	if (st->kind == ENGINE_STOP_ATTACHED) {
 		for (size_t i = 0; i < x->npts; i++)
 			tp_install(x, &x->pts[i]);
 		engine_set_nonstop(x->e, true);
 		resume_one(x, -1, ENGINE_RUN);
 		return;
 	}
-	resume_one(x, st->tid, ENGINE_RUN);
+	/* anything else goes on; a signal is the program's: delivered */
+	struct engine_resume r = {.tid = st->tid,
+				  .action = ENGINE_RUN,
+				  .sig = st->kind == ENGINE_STOP_SIGNAL ? st->sig : 0};
+
+	engine_resume(x->e, &r, 1);
 }
 
 int tp_install(struct tp_exp *x, struct tp_point *p)
