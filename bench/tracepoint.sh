@@ -23,13 +23,16 @@ now() { date +%s.%N; }
 
 # session SERVER N CALLS: wall time of a traced gdb session to the program's end.
 session() {
-	local server=$1 n=$2 calls=$3 t0 t1 want=$(($2 * $3))
-	rm -f "$DIR/s"
-	printf '%s\n' "target remote $DIR/s" 'set trace-buffer-size 268435456' 'trace hit' actions \
-		'collect $regs' 'collect *buf@64' end 'break done' tstart continue tstatus kill \
+	local server=$1 n=$2 calls=$3 t0 t1 want=$(($2 * $3)) port=
+	"$server" :0 "$PROG" "$n" "$calls" >/dev/null 2>"$DIR/err" &
+	for _ in $(seq 100); do
+		port=$(sed -n 's/^Listening on port \([0-9]*\).*/\1/p' "$DIR/err")
+		[[ -n $port ]] && break
+		sleep 0.05
+	done
+	printf '%s\n' "target remote 127.0.0.1:$port" 'break main' continue 'set trace-buffer-size 268435456' 'trace hit' \
+		actions 'collect $regs' 'collect *buf@64' end 'break done' tstart continue tstatus kill \
 		>"$DIR/cmds"
-	"$server" "$DIR/s" "$PROG" "$n" "$calls" >/dev/null 2>&1 &
-	for _ in $(seq 100); do [[ -S $DIR/s ]] && break; sleep 0.05; done
 	t0=$(now)
 	gdb -batch -nx -x "$DIR/cmds" "$PROG" >"$DIR/gdb.out" 2>&1
 	t1=$(now)
