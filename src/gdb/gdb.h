@@ -192,6 +192,12 @@ void gdb_session_leave(struct gdb_session *s, bool kill);
 void gdb_trace_pump(struct gdb_session *s);
 void gdb_trace_end(struct gdb_session *s);
 
+/*
+ * Tracepoint runs that ended inside a hit (pass count, full buffer): their
+ * engines leave now (gdb_tp.c). The event loop calls it at each turn.
+ */
+void gdb_tp_settle_all(void);
+
 /* Stop replies (gdb_stop.c): format st as T/S/W/X into b. */
 void gdb_stop_reply(struct gdb_session *s, const struct engine_stop *st, struct buf *b);
 

@@ -10,7 +10,8 @@
  * (non-stop) and is single-stepped, a frame at each step. A run that ends
  * inside a hit (pass count, full buffer, an expression's error) cannot
  * leave the engine from within its callback: it stops collecting at once
- * and the engine leaves at the next packet of its gdb (tp_settle).
+ * and the engine leaves at the next turn of the event loop
+ * (gdb_tp_settle_all).
  */
 #include "gdb_tp.h"
 #include "../agent/agent.h"
@@ -96,6 +97,12 @@ void tp_settle(struct tp_exp *x)
 {
 	if (x && x->teardown && !x->running)
 		our_engine_leaves(x);
+}
+
+void gdb_tp_settle_all(void)
+{
+	for (struct tp_exp *x = tp_registry; x; x = x->next)
+		tp_settle(x);
 }
 
 void tp_stop(struct tp_exp *x, const char *reason, unsigned tpnum)
