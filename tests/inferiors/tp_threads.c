@@ -23,7 +23,7 @@ long tp_global = 0x1122334455667788;
 /* noinline: the call is what the tracepoint sits on */
 __attribute__((noinline)) void hit(long id, long i, const unsigned char *buf)
 {
-	__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED); /* LINE:hit-body */
+	__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
 	__asm__ volatile("" ::"r"(buf) : "memory");
 	(void)id;
 	(void)i;
