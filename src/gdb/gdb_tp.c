@@ -170,8 +170,14 @@ struct tp_exp *tp_of(struct gdb_session *s, bool create)
 	pid_t pid;
 
 	if (s->tp) {
-		tp_settle(s->tp);
-		return s->tp;
+		x = s->tp;
+		tp_settle(x);
+		/* a new process of the session (extended-remote `run`): the next run is there */
+		if (!x->running && !x->e && s->engine && engine_pid(s->engine) != x->pid) {
+			x->pid = engine_pid(s->engine);
+			x->arch = engine_arch(s->engine);
+		}
+		return x;
 	}
 	if (!s->engine)
 		return NULL;
