@@ -20,7 +20,8 @@ FUSE_CFLAGS := $(if $(FUSE_LIBS),$(shell pkg-config --cflags fuse3),-DUTRACED_NO
 ZYDIS_LIBS  := -lZydis
 
 # Pure code: no ptrace, no sockets. Unit tests link only this.
-PURE_SRCS := $(wildcard src/util/*.c src/rsp/*.c src/arch/x86/*.c src/agent/*.c) src/gdb/gdb_signals.c src/gdb/gdb_fileio.c src/gdb/gdb_launch.c
+PURE_SRCS := $(wildcard src/util/*.c src/rsp/*.c src/arch/x86/*.c src/agent/*.c) src/gdb/gdb_signals.c src/gdb/gdb_fileio.c src/gdb/gdb_launch.c \
+	     src/gdb/gdb_tp_store.c
 SRCS      := $(PURE_SRCS) $(filter-out $(PURE_SRCS),$(wildcard src/gdb/*.c)) \
 	     $(wildcard src/engine/*.c src/endpoint/*.c) src/main.c
 PURE_OBJS := $(PURE_SRCS:%.c=$(B)/%.o) $(B)/gen/agent_inproc_blob.o

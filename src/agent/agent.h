@@ -64,6 +64,16 @@ struct agent_env {
 	 */
 	int (*print_raw)(void *ctx, size_t insn_pc, const char *fmt, size_t fmtlen,
 			 const uint64_t *args, size_t nargs);
+	/*
+	 * Tracepoint actions only. collect: record len bytes at addr in the
+	 * trace frame being built (trace, trace_quick, trace16); with nz, up
+	 * to and with the first NUL byte (tracenz). The trace state
+	 * variables: getv, setv and tracev (record its value in the frame).
+	 */
+	int (*collect)(void *ctx, uint64_t addr, uint64_t len, bool nz);
+	int (*tsv_get)(void *ctx, unsigned num, int64_t *val);
+	int (*tsv_set)(void *ctx, unsigned num, int64_t val);
+	int (*tsv_collect)(void *ctx, unsigned num);
 };
 
 /*
@@ -80,9 +90,9 @@ struct agent_env {
  *   -ELOOP      more than AGENT_STEP_MAX instructions executed
  *   -EDOM       division or remainder by zero
  *   -E2BIG      len above AGENT_CODE_MAX
- *   -EOPNOTSUPP a valid opcode we do not run: floating point, trace
- *               collection (trace*, tracenz), trace state variables
- *               (getv, setv, tracev), or one whose callback is NULL
+ *   -EOPNOTSUPP a valid opcode we do not run: floating point, or one
+ *               whose callback is NULL (trace*, tracenz, getv, setv,
+ *               tracev without a tracepoint's callbacks)
  *   any error returned by a callback
  *
  * gdbserver's rule for conditions, which the caller should follow: an

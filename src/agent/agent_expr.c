@@ -28,6 +28,8 @@ enum agent_class {
 	AGENT_C_STACK,	     /* dup, pop, swap, pick, rot */
 	AGENT_C_END,	     /* end */
 	AGENT_C_PRINTF,	     /* printf: variable operands */
+	AGENT_C_TRACE,	     /* trace, trace_quick, trace16, tracenz: collect memory */
+	AGENT_C_TSV,	     /* getv, setv, tracev: trace state variables */
 	AGENT_C_UNSUPPORTED, /* valid, but never run here */
 };
 
@@ -49,8 +51,8 @@ static const struct agent_op_info agent_ops[256] = {
 	OP(LSH, 0, BINARY),
 	OP(RSH_SIGNED, 0, BINARY),
 	OP(RSH_UNSIGNED, 0, BINARY),
-	OP(TRACE, 0, UNSUPPORTED),
-	OP(TRACE_QUICK, 1, UNSUPPORTED),
+	OP(TRACE, 0, TRACE),
+	OP(TRACE_QUICK, 1, TRACE),
 	OP(LOG_NOT, 0, UNARY),
 	OP(BIT_AND, 0, BINARY),
 	OP(BIT_OR, 0, BINARY),
@@ -81,11 +83,11 @@ static const struct agent_op_info agent_ops[256] = {
 	OP(POP, 0, STACK),
 	OP(ZERO_EXT, 1, EXT),
 	OP(SWAP, 0, STACK),
-	OP(GETV, 2, UNSUPPORTED),
-	OP(SETV, 2, UNSUPPORTED),
-	OP(TRACEV, 2, UNSUPPORTED),
-	OP(TRACENZ, 0, UNSUPPORTED),
-	OP(TRACE16, 2, UNSUPPORTED),
+	OP(GETV, 2, TSV),
+	OP(SETV, 2, TSV),
+	OP(TRACEV, 2, TSV),
+	OP(TRACENZ, 0, TRACE),
+	OP(TRACE16, 2, TRACE),
 	OP(PICK, 1, STACK),
 	OP(ROT, 0, STACK),
 	OP(PRINTF, 3, PRINTF),
@@ -380,6 +382,62 @@ int agent_printf_replay(const uint8_t *code, size_t len, size_t insn_pc, const u
 }
 #endif
 
+/*
+ * trace, tracenz: addr size => (collect size bytes at addr); trace_quick n,
+ * trace16 n: addr => addr (collect n bytes at addr, the address stays).
+ */
+static int agent_trace(struct agent_vm *vm, uint8_t op)
+{
+	uint64_t addr, size;
+	int rc;
+
+	if (op == AGENT_OP_TRACE_QUICK || op == AGENT_OP_TRACE16) {
+		rc = agent_operand(vm, op == AGENT_OP_TRACE16 ? 2 : 1, &size);
+		if (rc < 0)
+			return rc;
+		if (vm->sp < 1)
+			return -EINVAL;
+		addr = vm->stack[vm->sp - 1];
+	} else if ((rc = agent_pop(vm, &size)) < 0 || (rc = agent_pop(vm, &addr)) < 0) {
+		return rc;
+	}
+	if (!vm->env || !vm->env->collect)
+		return -EOPNOTSUPP;
+	rc = vm->env->collect(vm->env->ctx, addr, size, op == AGENT_OP_TRACENZ);
+	return rc != 0 ? agent_cb_err(rc) : 0;
+}
+
+/* getv n: => v; setv n: v => v (n takes v); tracev n: => (n's value collected) */
+static int agent_tsv(struct agent_vm *vm, uint8_t op)
+{
+	const struct agent_env *env = vm->env;
+	uint64_t num;
+	int64_t v;
+	int rc = agent_operand(vm, 2, &num);
+
+	if (rc < 0)
+		return rc;
+	switch (op) {
+	case AGENT_OP_GETV:
+		if (!env || !env->tsv_get)
+			return -EOPNOTSUPP;
+		rc = env->tsv_get(env->ctx, (unsigned)num, &v);
+		return rc != 0 ? agent_cb_err(rc) : agent_push(vm, (uint64_t)v);
+	case AGENT_OP_SETV:
+		if (vm->sp < 1)
+			return -EINVAL;
+		if (!env || !env->tsv_set)
+			return -EOPNOTSUPP;
+		rc = env->tsv_set(env->ctx, (unsigned)num, (int64_t)vm->stack[vm->sp - 1]);
+		return rc != 0 ? agent_cb_err(rc) : 0;
+	default:
+		if (!env || !env->tsv_collect)
+			return -EOPNOTSUPP;
+		rc = env->tsv_collect(env->ctx, (unsigned)num);
+		return rc != 0 ? agent_cb_err(rc) : 0;
+	}
+}
+
 /* Run the instruction whose opcode was just read; *done at `end`. */
 static int agent_step(struct agent_vm *vm, uint8_t op, bool *done)
 {
@@ -418,6 +476,10 @@ static int agent_step(struct agent_vm *vm, uint8_t op, bool *done)
 		return 0;
 	case AGENT_C_PRINTF:
 		return agent_printf(vm);
+	case AGENT_C_TRACE:
+		return agent_trace(vm, op);
+	case AGENT_C_TSV:
+		return agent_tsv(vm, op);
 	case AGENT_C_UNSUPPORTED:
 		/* Malformed first: a truncated operand is the worse news. */
 		return vm->len - vm->pc < info->operands ? -EINVAL : -EOPNOTSUPP;

@@ -521,6 +521,7 @@ static void loop(struct server *sv)
 
 		wait = soonest(wait, attaches_expire(sv));
 		wait = soonest(wait, tracer_tick(sv->t));
+		gdb_tp_settle_all();
 		n = epoll_wait(sv->epfd, evs, 16, wait);
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -22,6 +22,7 @@
 
 struct gdb_server; /* daemon-wide options, shared by sessions (main.c) */
 struct gdb_cond;
+struct tp_exp;
 
 #define GDB_CATCH_MAX  512 /* syscall numbers in one QCatchSyscalls list */
 #define GDB_MAX_PROCS  16  /* processes one session debugs (fork children) */
@@ -114,6 +115,8 @@ struct gdb_session {
 	bool no_aslr;		 /* QDisableRandomization */
 	bool startup_with_shell; /* QStartupWithShell */
 	struct gdb_trace *trace; /* Qutraced.trace: a streamed syscall trace (gdb_trace.c) */
+	struct tp_exp *tp;	 /* tracepoints: this gdb's experiment (gdb_tp.c) */
+	long tframe;		 /* QTFrame: the trace frame gdb looks at, -1: none */
 };
 
 /*
@@ -188,6 +191,12 @@ void gdb_session_leave(struct gdb_session *s, bool kill);
  */
 void gdb_trace_pump(struct gdb_session *s);
 void gdb_trace_end(struct gdb_session *s);
+
+/*
+ * Tracepoint runs that ended inside a hit (pass count, full buffer): their
+ * engines leave now (gdb_tp.c). The event loop calls it at each turn.
+ */
+void gdb_tp_settle_all(void);
 
 /* Stop replies (gdb_stop.c): format st as T/S/W/X into b. */
 void gdb_stop_reply(struct gdb_session *s, const struct engine_stop *st, struct buf *b);

@@ -163,4 +163,13 @@ int gdb_handle_utraced_detach(struct gdb_session *s, const char *p, size_t len);
 /* A join whose attach has not completed in time gives up (E6e): ms until it would, or -1. */
 int gdb_trace_join_expire(struct gdb_session *s);
 
+/* gdb_tp*.c: tracepoints */
+void gdb_tp_session_gone(struct gdb_session *s);
+int gdb_handle_tp(struct gdb_session *s, const char *p, size_t len);
+int gdb_handle_qtstatus(struct gdb_session *s, const char *p, size_t len);
+/* Reads while a trace frame is selected: 1 when answered from the frame (or refused). */
+int gdb_tp_read_mem(struct gdb_session *s, uint64_t addr, uint8_t *out, size_t n, size_t *got);
+int gdb_tp_regs(struct gdb_session *s, int regno);
+int gdb_tp_frame_info(struct gdb_session *s, struct buf *b);
+
 #endif

@@ -30,7 +30,9 @@ int gdb_handle_m(struct gdb_session *s, const char *p, size_t len)
 	const char *q = p + 1, *end = p + len;
 	uint8_t data[MEM_READ_MAX];
 	uint64_t addr, n;
+	size_t from_frame = 0;
 	ssize_t got;
+	int err;
 
 	if (gdb_parse_addr_len(&q, end, &addr, &n) < 0 || q != end)
 		return -EINVAL;
@@ -38,6 +40,13 @@ int gdb_handle_m(struct gdb_session *s, const char *p, size_t len)
 		n = MEM_READ_MAX;
 	if (n == 0)
 		return 0;
+	err = gdb_tp_read_mem(s, addr, data, (size_t)n, &from_frame);
+	if (err < 0)
+		return err;
+	if (err > 0) {
+		buf_hex(&s->reply, data, from_frame);
+		return 0;
+	}
 	got = engine_mem_read(s->engine, addr, data, (size_t)n);
 	if (got <= 0)
 		return got < 0 ? (int)got : -EIO;
@@ -47,7 +56,11 @@ int gdb_handle_m(struct gdb_session *s, const char *p, size_t len)
 
 static int write_all(struct gdb_session *s, uint64_t addr, const uint8_t *data, size_t n)
 {
-	ssize_t put = n ? engine_mem_write(s->engine, addr, data, n) : 0;
+	ssize_t put;
+
+	if (s->tframe >= 0) /* a trace frame is history: not written */
+		return -EIO;
+	put = n ? engine_mem_write(s->engine, addr, data, n) : 0;
 
 	if (put < 0)
 		return (int)put;

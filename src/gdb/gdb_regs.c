@@ -11,6 +11,8 @@
 
 static int current_regs(struct gdb_session *s, pid_t *tid, struct arch_regs **r)
 {
+	if (s->tframe >= 0) /* G, P: a trace frame is not written */
+		return -EIO;
 	*tid = gdb_current_tid(s);
 	return engine_regs(s->engine, *tid, r);
 }
@@ -39,10 +41,13 @@ int gdb_handle_g(struct gdb_session *s, const char *p, size_t len)
 	struct arch_regs *r;
 	uint8_t val[64];
 	pid_t tid;
-	int err = current_regs(s, &tid, &r);
+	int err = gdb_tp_regs(s, -1);
 
 	(void)p;
 	(void)len;
+	if (err)
+		return err < 0 ? err : 0;
+	err = current_regs(s, &tid, &r);
 	if (err && regs_unavailable(s, err)) {
 		put_unavailable(&s->reply, d->g_size);
 		return 0;
@@ -112,6 +117,9 @@ int gdb_handle_p(struct gdb_session *s, const char *p, size_t len)
 
 	if (n < 0 || q != end)
 		return -EINVAL;
+	err = gdb_tp_regs(s, n);
+	if (err)
+		return err < 0 ? err : 0;
 	err = current_regs(s, &tid, &r);
 	if (err && regs_unavailable(s, err)) {
 		put_unavailable(&s->reply, d->regs[n].size);

@@ -118,6 +118,7 @@ void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server
 	buf_init(&s->xfer_cache);
 	s->tracer = t;
 	s->server = srv;
+	s->tframe = -1;
 	for (size_t i = 0; i < sizeof(s->vfile_fds) / sizeof(s->vfile_fds[0]); i++)
 		s->vfile_fds[i] = -1;
 	s->client.ctx = s;
@@ -175,6 +176,7 @@ bool gdb_session_foreign(const struct gdb_session *s)
 void gdb_session_free(struct gdb_session *s)
 {
 	gdb_vfile_close_all(s);
+	gdb_tp_session_gone(s);
 	gdb_session_leave(s, false);
 	gdb_nonstop_free(s);
 	gdb_cond_free_all(s);

@@ -118,6 +118,8 @@ static int generate(struct gdb_session *s, const char *object, const char *annex
 		return siginfo(s, b);
 	if (!strcmp(object, "osdata"))
 		return gdb_osdata_xml(annex, b);
+	if (!strcmp(object, "traceframe-info"))
+		return gdb_tp_frame_info(s, b);
 	return -EINVAL;
 }
 

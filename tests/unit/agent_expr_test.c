@@ -292,6 +292,97 @@ static void test_unsupported(void)
 	eval_err(C(0xff, END), -EINVAL, "opcode 0xff");
 }
 
+/* What the trace callbacks heard (test_trace). */
+static struct {
+	uint64_t addr[8], len[8];
+	bool nz[8];
+	int n;
+	int64_t tsv[4];
+	unsigned collected[8];
+	int ncollected;
+} T;
+
+static int t_collect(void *ctx, uint64_t addr, uint64_t len, bool nz)
+{
+	(void)ctx;
+	if (T.n >= 8)
+		return -ENOSPC;
+	T.addr[T.n] = addr;
+	T.len[T.n] = len;
+	T.nz[T.n++] = nz;
+	return 0;
+}
+
+static int t_get(void *ctx, unsigned num, int64_t *v)
+{
+	(void)ctx;
+	if (num >= 4)
+		return -ENOENT;
+	*v = T.tsv[num];
+	return 0;
+}
+
+static int t_set(void *ctx, unsigned num, int64_t v)
+{
+	(void)ctx;
+	if (num >= 4)
+		return -ENOENT;
+	T.tsv[num] = v;
+	return 0;
+}
+
+static int t_tsv_collect(void *ctx, unsigned num)
+{
+	(void)ctx;
+	if (T.ncollected >= 8)
+		return -ENOSPC;
+	T.collected[T.ncollected++] = num;
+	return 0;
+}
+
+static void test_trace(void)
+{
+	struct agent_env env = ENV;
+	int64_t r = 0;
+
+	env.collect = t_collect;
+	env.tsv_get = t_get;
+	env.tsv_set = t_set;
+	env.tsv_collect = t_tsv_collect;
+	memset(&T, 0, sizeof(T));
+	/* gdb's `collect gs`: const32 addr, const8 size, trace, then end with 1 */
+	is_int(agent_eval(C(CONST32, 0x55, 0x55, 0x80, 0x10, CONST8, 16, TRACE, CONST8, 1, END),
+			  &env, &r),
+	       0, "trace runs");
+	ok(T.n == 1 && T.addr[0] == 0x55558010 && T.len[0] == 16 && !T.nz[0],
+	   "trace: addr and size popped, collected");
+	is_int(r, 1, "trace leaves nothing of its own on the stack");
+	is_int(agent_eval(C(CONST8, 0x40, TRACE_QUICK, 8, END), &env, &r), 0, "trace_quick runs");
+	ok(T.n == 2 && T.addr[1] == 0x40 && T.len[1] == 8,
+	   "trace_quick collects its operand's bytes");
+	is_int(r, 0x40, "trace_quick keeps the address");
+	is_int(agent_eval(C(CONST8, 0x50, TRACE16, 0x01, 0x02, END), &env, &r), 0, "trace16 runs");
+	ok(T.n == 3 && T.addr[2] == 0x50 && T.len[2] == 0x102 && r == 0x50,
+	   "trace16: 16-bit big-endian size, address kept");
+	is_int(agent_eval(C(CONST8, 0x60, CONST8, 200, TRACENZ, CONST8, 0, END), &env, &r), 0,
+	       "tracenz runs");
+	ok(T.n == 4 && T.addr[3] == 0x60 && T.len[3] == 200 && T.nz[3], "tracenz asks up to a NUL");
+	T.tsv[1] = 41;
+	is_int(agent_eval(C(GETV, 0, 1, CONST8, 1, ADD, SETV, 0, 1, END), &env, &r), 0,
+	       "getv/setv run");
+	ok(r == 42 && T.tsv[1] == 42, "setv stores the top and leaves it there");
+	is_int(agent_eval(C(TRACEV, 0, 2, CONST8, 7, END), &env, &r), 0, "tracev runs");
+	ok(T.ncollected == 1 && T.collected[0] == 2 && r == 7, "tracev collects the variable only");
+	eval_err(C(CONST8, 1, TRACE, END), -EINVAL, "trace with one value: underflow");
+	is_int(agent_eval(C(TRACE_QUICK, 4, END), &env, &r), -EINVAL,
+	       "trace_quick on an empty stack");
+	is_int(agent_eval(C(SETV, 0, 1, END), &env, &r), -EINVAL, "setv on an empty stack");
+	is_int(agent_eval(C(GETV, 0, 9, END), &env, &r), -ENOENT, "getv of an unknown variable");
+	T.n = 8;
+	is_int(agent_eval(C(CONST8, 1, CONST8, 1, TRACE, CONST8, 1, END), &env, &r), -ENOSPC,
+	       "a collect that fails ends the evaluation with its error");
+}
+
 static void test_malformed(void)
 {
 	static const struct {
@@ -498,6 +589,7 @@ int main(void)
 	test_jumps();
 	test_stack_ops();
 	test_unsupported();
+	test_trace();
 	test_malformed();
 	test_check();
 	test_gdb_vectors();

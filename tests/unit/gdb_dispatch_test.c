@@ -45,7 +45,11 @@ int main(void)
 		{"D", "D"},
 		{"D;1234", "D"},
 		{"vMustReplyEmpty", NULL},
-		{"qTStatus", NULL},
+		{"qTStatus", "qTStatus"},
+		{"QTDPsrc:1:400:cmd:0:4:6869", "QTDPsrc"},
+		{"QTDP:1:400:E:0:0", "QTDP"},
+		{"QTDPX", NULL},
+		{"qTfSTM", NULL},
 		{"", NULL},
 	};
 	char buf[128];

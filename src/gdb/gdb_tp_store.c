@@ -1,0 +1,285 @@
+/*
+ * gdb_tp_store.c: the trace buffer and the blocks of a trace frame (see
+ * gdb_tp_store.h). Pure: no engine, no protocol; the frames' bytes are
+ * ours, but they are walked as if hostile all the same, so that a bug in
+ * the collection cannot turn into a read past a frame.
+ */
+#include "gdb_tp_store.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tps_init(struct tp_store *ts)
+{
+	memset(ts, 0, sizeof(*ts));
+	ts->size = TPS_DEFAULT_SIZE;
+}
+
+static uint8_t *slot(const struct tp_store *ts, size_t i)
+{
+	return ts->frames[(ts->head + i) % ts->cap];
+}
+
+static size_t frame_bytes(const uint8_t *f)
+{
+	uint32_t len;
+
+	memcpy(&len, f + 2, 4);
+	return TPS_HDR + len;
+}
+
+static void drop_oldest(struct tp_store *ts)
+{
+	uint8_t *f = slot(ts, 0);
+
+	ts->used -= frame_bytes(f);
+	free(f);
+	ts->head = (ts->head + 1) % ts->cap;
+	ts->count--;
+}
+
+void tps_clear(struct tp_store *ts)
+{
+	while (ts->count)
+		drop_oldest(ts);
+	ts->head = 0;
+	ts->created = 0;
+}
+
+void tps_free(struct tp_store *ts)
+{
+	tps_clear(ts);
+	free(ts->frames);
+	ts->frames = NULL;
+	ts->cap = 0;
+}
+
+void tps_set_size(struct tp_store *ts, size_t size)
+{
+	ts->size = size > TPS_MAX_SIZE ? TPS_MAX_SIZE : size;
+	while (ts->count && ts->used > ts->size)
+		drop_oldest(ts);
+}
+
+/* Room for one more frame pointer: the ring is copied out in order into a larger one. */
+static int grow(struct tp_store *ts)
+{
+	size_t cap = ts->cap ? ts->cap * 2 : 64;
+	uint8_t **v;
+
+	if (ts->count < ts->cap)
+		return 0;
+	v = malloc(cap * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < ts->count; i++)
+		v[i] = slot(ts, i);
+	free(ts->frames);
+	ts->frames = v;
+	ts->cap = cap;
+	ts->head = 0;
+	return 0;
+}
+
+int tps_add(struct tp_store *ts, unsigned tpnum, const uint8_t *data, size_t len)
+{
+	size_t need = TPS_HDR + len;
+	uint16_t num = (uint16_t)tpnum;
+	uint32_t len32 = (uint32_t)len;
+	uint8_t *f;
+
+	ts->created++;
+	if (len > UINT32_MAX || need > ts->size)
+		return -ENOSPC;
+	if (ts->used + need > ts->size && !ts->circular)
+		return -ENOSPC;
+	while (ts->used + need > ts->size)
+		drop_oldest(ts);
+	if (grow(ts) < 0 || !(f = malloc(need)))
+		return -ENOMEM;
+	memcpy(f, &num, 2);
+	memcpy(f + 2, &len32, 4);
+	if (len)
+		memcpy(f + TPS_HDR, data, len);
+	ts->frames[(ts->head + ts->count) % ts->cap] = f;
+	ts->count++;
+	ts->used += need;
+	return 0;
+}
+
+const uint8_t *tps_frame(const struct tp_store *ts, size_t n, unsigned *tpnum, size_t *len)
+{
+	uint16_t num;
+	uint8_t *f;
+
+	if (n >= ts->count)
+		return NULL;
+	f = slot(ts, n);
+	memcpy(&num, f, 2);
+	if (tpnum)
+		*tpnum = num;
+	if (len)
+		*len = frame_bytes(f) - TPS_HDR;
+	return f + TPS_HDR;
+}
+
+size_t tps_read_raw(const struct tp_store *ts, uint64_t off, uint8_t *out, size_t n)
+{
+	size_t got = 0;
+	uint64_t at = 0; /* where frame i starts */
+
+	for (size_t i = 0; i < ts->count && got < n; i++) {
+		const uint8_t *f = slot(ts, i);
+		size_t fl = frame_bytes(f), k, take;
+
+		if (off < at + fl) {
+			k = (size_t)(off - at);
+			take = fl - k < n - got ? fl - k : n - got;
+			memcpy(out + got, f + k, take);
+			got += take;
+			off += take;
+		}
+		at += fl;
+	}
+	return got;
+}
+
+void tpf_put_regs(struct buf *b, const uint8_t *regs, size_t len)
+{
+	buf_putc(b, 'R');
+	buf_append(b, regs, len);
+}
+
+void tpf_put_mem(struct buf *b, uint64_t addr, const uint8_t *bytes, size_t len)
+{
+	while (len) {
+		uint16_t n = len > 65535 ? 65535 : (uint16_t)len;
+
+		buf_putc(b, 'M');
+		buf_append(b, &addr, 8);
+		buf_append(b, &n, 2);
+		buf_append(b, bytes, n);
+		addr += n;
+		bytes += n;
+		len -= n;
+	}
+}
+
+void tpf_put_tsv(struct buf *b, int32_t num, int64_t val)
+{
+	buf_putc(b, 'V');
+	buf_append(b, &num, 4);
+	buf_append(b, &val, 8);
+}
+
+/* One block of a frame, as read by walk(). */
+struct tpf_block {
+	char type;
+	const uint8_t *body; /* R: the registers; M: the bytes; V: the value */
+	size_t len;	     /* R: regsize; M: the length; V: 8 */
+	uint64_t addr;	     /* M */
+	int32_t num;	     /* V */
+};
+
+/* The block at data[*pos], moving *pos past it; false at the end or at a bad block. */
+static bool walk(const uint8_t *data, size_t len, size_t regsize, size_t *pos,
+		 struct tpf_block *blk)
+{
+	size_t p = *pos, left;
+	uint16_t n;
+
+	if (p >= len)
+		return false;
+	left = len - p - 1;
+	blk->type = (char)data[p++];
+	switch (blk->type) {
+	case 'R':
+		if (left < regsize)
+			return false;
+		blk->body = data + p;
+		blk->len = regsize;
+		*pos = p + regsize;
+		return true;
+	case 'M':
+		if (left < 10)
+			return false;
+		memcpy(&blk->addr, data + p, 8);
+		memcpy(&n, data + p + 8, 2);
+		if (left - 10 < n)
+			return false;
+		blk->body = data + p + 10;
+		blk->len = n;
+		*pos = p + 10 + n;
+		return true;
+	case 'V':
+		if (left < 12)
+			return false;
+		memcpy(&blk->num, data + p, 4);
+		blk->body = data + p + 4;
+		blk->len = 8;
+		*pos = p + 12;
+		return true;
+	}
+	return false;
+}
+
+const uint8_t *tpf_regs(const uint8_t *data, size_t len, size_t regsize)
+{
+	struct tpf_block blk;
+	size_t pos = 0;
+
+	while (walk(data, len, regsize, &pos, &blk))
+		if (blk.type == 'R')
+			return blk.body;
+	return NULL;
+}
+
+size_t tpf_read_mem(const uint8_t *data, size_t len, size_t regsize, uint64_t addr, uint8_t *out,
+		    size_t n)
+{
+	struct tpf_block blk;
+	size_t pos = 0, k;
+
+	while (walk(data, len, regsize, &pos, &blk)) {
+		if (blk.type != 'M' || addr < blk.addr || addr - blk.addr >= blk.len)
+			continue;
+		k = (size_t)(addr - blk.addr);
+		if (n > blk.len - k)
+			n = blk.len - k;
+		memcpy(out, blk.body + k, n);
+		return n;
+	}
+	return 0;
+}
+
+int tpf_read_tsv(const uint8_t *data, size_t len, size_t regsize, int32_t num, int64_t *val)
+{
+	struct tpf_block blk;
+	size_t pos = 0;
+	int err = -ENOENT;
+
+	/* the last one: `collect $v += 1` records v before and after */
+	while (walk(data, len, regsize, &pos, &blk))
+		if (blk.type == 'V' && blk.num == num) {
+			memcpy(val, blk.body, 8);
+			err = 0;
+		}
+	return err;
+}
+
+void tpf_info_xml(const uint8_t *data, size_t len, size_t regsize, struct buf *out)
+{
+	struct tpf_block blk;
+	size_t pos = 0;
+
+	buf_puts(out, "<traceframe-info>\n");
+	while (walk(data, len, regsize, &pos, &blk)) {
+		if (blk.type == 'M')
+			buf_printf(out, "<memory start=\"0x%llx\" length=\"0x%zx\"/>\n",
+				   (unsigned long long)blk.addr, blk.len);
+		else if (blk.type == 'V')
+			buf_printf(out, "<tvar id=\"%d\"/>\n", (int)blk.num);
+	}
+	buf_puts(out, "</traceframe-info>\n");
+}

@@ -1,0 +1,81 @@
+/*
+ * gdb_tp_store.h: the trace buffer of a tracepoint experiment, and the
+ * blocks inside one trace frame (pure code, unit-tested).
+ *
+ * A frame is what one tracepoint hit (or one while-stepping step)
+ * collected: blocks in gdbserver's trace-buffer layout, so qTBuffer (gdb's
+ * tsave) hands the bytes out as they are:
+ *
+ *     frame:  u16 tracepoint number, u32 data size, the blocks
+ *     'R' <register block: the 'g' packet's bytes>
+ *     'M' <u64 address> <u16 length> <the bytes>
+ *     'V' <i32 variable number> <i64 value>
+ *
+ * all little-endian (the host's: x86). The store is bounded (QTBuffer:size):
+ * a frame that does not fit either ends the collection (the buffer is full)
+ * or, circular, drops the oldest frames. Frames are numbered from the
+ * oldest one kept, as gdbserver does.
+ */
+#ifndef UTRACED_GDB_TP_STORE_H
+#define UTRACED_GDB_TP_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../util/buf.h"
+
+#define TPS_HDR		 6		    /* tracepoint number, data size */
+#define TPS_DEFAULT_SIZE (5u * 1024 * 1024) /* gdbserver's default */
+#define TPS_MAX_SIZE	 (1u << 30)
+
+struct tp_store {
+	uint8_t **frames; /* a ring of frames: header then data, each malloc'ed */
+	size_t head;	  /* index of the oldest in frames[] */
+	size_t count, cap;
+	size_t used; /* bytes of the frames kept, headers included */
+	size_t size; /* the bound */
+	bool circular;
+	unsigned long created; /* frames made since the last clear, dropped ones too */
+};
+
+void tps_init(struct tp_store *ts);
+void tps_free(struct tp_store *ts);
+/* Drop every frame (QTinit, QTStart); the size and circular setting stay. */
+void tps_clear(struct tp_store *ts);
+/* A new bound (gdb's QTBuffer:size); frames beyond it are dropped, oldest first. */
+void tps_set_size(struct tp_store *ts, size_t size);
+/*
+ * Keep a frame of tracepoint tpnum with data[0..len). 0, or -ENOSPC when it
+ * does not fit (not circular and full, or larger than the whole buffer),
+ * or -ENOMEM. The frame counts as created either way.
+ */
+int tps_add(struct tp_store *ts, unsigned tpnum, const uint8_t *data, size_t len);
+/* Frame n (0: the oldest kept): its data and tracepoint, NULL past the last. */
+const uint8_t *tps_frame(const struct tp_store *ts, size_t n, unsigned *tpnum, size_t *len);
+/* qTBuffer: up to n bytes of the frames laid end to end from off; how many. */
+size_t tps_read_raw(const struct tp_store *ts, uint64_t off, uint8_t *out, size_t n);
+
+/* Building a frame's data (into a struct buf; memory in blocks of at most 65535 bytes). */
+void tpf_put_regs(struct buf *b, const uint8_t *regs, size_t len);
+void tpf_put_mem(struct buf *b, uint64_t addr, const uint8_t *bytes, size_t len);
+void tpf_put_tsv(struct buf *b, int32_t num, int64_t val);
+
+/*
+ * Reading one frame's data (hostile-safe: a block that runs past the end
+ * ends the walk). regsize: the size of an 'R' block.
+ */
+const uint8_t *tpf_regs(const uint8_t *data, size_t len, size_t regsize);
+/*
+ * The bytes at addr from the first 'M' block holding addr: up to n into
+ * out; how many (0: not collected). As gdbserver, a read that starts in a
+ * block gets that block's part only; gdb asks again for the rest.
+ */
+size_t tpf_read_mem(const uint8_t *data, size_t len, size_t regsize, uint64_t addr, uint8_t *out,
+		    size_t n);
+/* The value of trace state variable num the frame recorded last (0, else -ENOENT). */
+int tpf_read_tsv(const uint8_t *data, size_t len, size_t regsize, int32_t num, int64_t *val);
+/* qXfer:traceframe-info: its <memory/> and <tvar/> elements into out. */
+void tpf_info_xml(const uint8_t *data, size_t len, size_t regsize, struct buf *out);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * The trace buffer and trace frame blocks (src/gdb/gdb_tp_store.c): frames
+ * kept in order, the bound, circular dropping, frame numbers from the
+ * oldest, qTBuffer's raw bytes laid end to end in gdbserver's layout,
+ * register/memory/variable blocks found again, and frames cut anywhere
+ * never read past their end.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gdb/gdb_tp_store.h"
+#include "tap.h"
+
+#define REGSZ 32
+
+/* A frame as a hit makes it: registers, two memory ranges, a variable. */
+static void make_frame(struct buf *b, unsigned i)
+{
+	uint8_t regs[REGSZ], mem[100];
+
+	for (int k = 0; k < REGSZ; k++)
+		regs[k] = (uint8_t)(i + k);
+	for (int k = 0; k < 100; k++)
+		mem[k] = (uint8_t)(i * 3 + k);
+	buf_reset(b);
+	tpf_put_regs(b, regs, REGSZ);
+	tpf_put_mem(b, 0x1000 + i, mem, 100);
+	tpf_put_mem(b, 0x9000, mem, 4);
+	tpf_put_tsv(b, 7, 1000);
+	tpf_put_tsv(b, 7, -(int64_t)i);
+}
+
+static void test_blocks(void)
+{
+	struct buf b, x;
+	uint8_t out[200];
+	const uint8_t *r;
+	int64_t v = 0;
+
+	buf_init(&b);
+	buf_init(&x);
+	make_frame(&b, 5);
+	r = tpf_regs((uint8_t *)b.data, b.len, REGSZ);
+	ok(r && r[0] == 5 && r[REGSZ - 1] == 5 + REGSZ - 1, "register block found");
+	is_int(tpf_read_mem((uint8_t *)b.data, b.len, REGSZ, 0x1005, out, 200), 100,
+	       "memory read from its block's start: the whole block");
+	ok(out[0] == 15 && out[99] == 15 + 99, "... its bytes");
+	is_int(tpf_read_mem((uint8_t *)b.data, b.len, REGSZ, 0x1005 + 60, out, 10), 10,
+	       "inside a block: what was asked");
+	ok(out[0] == 75, "... from the right offset");
+	is_int(tpf_read_mem((uint8_t *)b.data, b.len, REGSZ, 0x1005 + 90, out, 50), 10,
+	       "a read running past the block gets the block's part");
+	is_int(tpf_read_mem((uint8_t *)b.data, b.len, REGSZ, 0x1004, out, 4), 0,
+	       "a byte before the block: not collected");
+	is_int(tpf_read_mem((uint8_t *)b.data, b.len, REGSZ, 0x9002, out, 8), 2,
+	       "second block found too");
+	is_int(tpf_read_tsv((uint8_t *)b.data, b.len, REGSZ, 7, &v), 0, "variable found");
+	is_int(v, -5, "... the value recorded last");
+	is_int(tpf_read_tsv((uint8_t *)b.data, b.len, REGSZ, 8, &v), -ENOENT, "another: not there");
+	tpf_info_xml((uint8_t *)b.data, b.len, REGSZ, &x);
+	ok(strstr(x.data, "<memory start=\"0x1005\" length=\"0x64\"/>") &&
+		   strstr(x.data, "<memory start=\"0x9000\" length=\"0x4\"/>") &&
+		   strstr(x.data, "<tvar id=\"7\"/>") && strstr(x.data, "</traceframe-info>"),
+	   "traceframe-info lists memory and variables");
+	/* every cut of the frame: nothing read past it (valgrind/ASan see the rest) */
+	for (size_t cut = 0; cut < b.len; cut++) {
+		uint8_t *copy = malloc(cut ? cut : 1);
+		size_t got;
+
+		memcpy(copy, b.data, cut);
+		got = tpf_read_mem(copy, cut, REGSZ, 0x9000, out, 4);
+		tpf_regs(copy, cut, REGSZ);
+		tpf_read_tsv(copy, cut, REGSZ, 7, &v);
+		if (got && cut < b.len - 26) { /* the block ends 26 bytes before the end */
+			ok(0, "cut at %zu: the second block read although cut", cut);
+			free(copy);
+			break;
+		}
+		free(copy);
+	}
+	ok(1, "frames cut at every byte: walks stop at the cut");
+	{
+		uint8_t big[70000];
+
+		memset(big, 0xab, sizeof(big));
+		buf_reset(&b);
+		tpf_put_mem(&b, 0x100000, big, sizeof(big));
+		is_int(b.len, 2 * 11 + sizeof(big), "70000 bytes: two blocks (u16 lengths)");
+		is_int(tpf_read_mem((uint8_t *)b.data, b.len, REGSZ, 0x100000 + 65535, out, 8), 8,
+		       "the second block starts where the first ends");
+	}
+	buf_free(&b);
+	buf_free(&x);
+}
+
+static void test_store(void)
+{
+	struct tp_store ts;
+	struct buf b;
+	unsigned tp = 0;
+	size_t len = 0, fsz;
+	uint8_t raw[4096];
+	const uint8_t *d;
+	int fails = 0;
+
+	buf_init(&b);
+	tps_init(&ts);
+	is_int(ts.size, 5 * 1024 * 1024, "default size: gdbserver's 5 MiB");
+	make_frame(&b, 0);
+	fsz = TPS_HDR + b.len;
+	tps_set_size(&ts, fsz * 10);
+	for (unsigned i = 0; i < 12; i++) {
+		make_frame(&b, i);
+		if (tps_add(&ts, i % 3 + 1, (uint8_t *)b.data, b.len) < 0)
+			fails++;
+	}
+	is_int(fails, 2, "linear: frames past the bound refused");
+	is_int(ts.count, 10, "ten kept");
+	is_int(ts.created, 12, "twelve created");
+	is_int(ts.used, fsz * 10, "used counts headers");
+	d = tps_frame(&ts, 3, &tp, &len);
+	ok(d && tp == 1 && len == b.len && tpf_regs(d, len, REGSZ)[0] == 3,
+	   "frame 3 is the 4th hit");
+	ok(!tps_frame(&ts, 10, NULL, NULL), "no frame 10");
+	is_int(tps_read_raw(&ts, 0, raw, sizeof(raw)),
+	       sizeof(raw) < fsz * 10 ? sizeof(raw) : fsz * 10, "raw read from 0");
+	{
+		uint16_t n;
+		uint32_t l;
+
+		memcpy(&n, raw, 2);
+		memcpy(&l, raw + 2, 4);
+		ok(n == 1 && l == b.len && raw[6] == 'R',
+		   "raw layout: u16 tpnum, u32 size, blocks");
+		memcpy(&n, raw + fsz, 2);
+		ok(n == 2, "the next frame right after");
+	}
+	is_int(tps_read_raw(&ts, fsz * 10, raw, 10), 0, "raw read at the end: nothing");
+	is_int(tps_read_raw(&ts, fsz * 3 - 2, raw, 4), 4, "raw read across two frames");
+	ok(raw[2] == 1 && raw[3] == 0, "... the second's header follows");
+
+	ts.circular = true;
+	for (unsigned i = 12; i < 1000; i++) {
+		make_frame(&b, i);
+		if (tps_add(&ts, 1, (uint8_t *)b.data, b.len) < 0)
+			fails++;
+	}
+	is_int(fails, 2, "circular: nothing refused");
+	is_int(ts.count, 10, "still ten kept");
+	d = tps_frame(&ts, 0, &tp, &len);
+	ok(d && tpf_regs(d, len, REGSZ)[0] == (uint8_t)990, "the oldest kept is hit 990");
+	d = tps_frame(&ts, 9, &tp, &len);
+	ok(d && tpf_regs(d, len, REGSZ)[0] == (uint8_t)999, "the newest is hit 999");
+	is_int(ts.created, 1000, "created counts the dropped");
+	tps_set_size(&ts, fsz * 4 + 1);
+	is_int(ts.count, 4, "shrunk: oldest dropped");
+	d = tps_frame(&ts, 0, &tp, &len);
+	ok(d && tpf_regs(d, len, REGSZ)[0] == (uint8_t)996, "... the newest stay");
+	is_int(tps_add(&ts, 1, raw, fsz * 5), -ENOSPC, "a frame larger than the buffer: refused");
+	tps_clear(&ts);
+	ok(ts.count == 0 && ts.used == 0 && ts.created == 0, "cleared");
+	is_int(tps_add(&ts, 1, NULL, 0), 0, "an empty frame");
+	d = tps_frame(&ts, 0, &tp, &len);
+	ok(d && len == 0 && !tpf_regs(d, len, REGSZ), "has no registers");
+	tps_free(&ts);
+	buf_free(&b);
+}
+
+int main(void)
+{
+	test_blocks();
+	test_store();
+	return done_testing();
+}
