@@ -20,7 +20,7 @@ got=$(with_signals "$USTRACE" -qq -e trace=none grep -E "$status_re" /proc/self/
 is "$got" "$want" 'ustrace PROG: the same mask and ignored signals'
 got=$("$USTRACE" -qq -e trace=none grep -E "$status_re" /proc/self/status 2>&1)
 is "$got" "$(grep -E "$status_re" /proc/self/status)" \
-	'ustrace PROG: the shell's own mask and ignored signals'
+	'ustrace PROG: the mask and ignored signals of the shell'
 
 # utraced launching the program, gdb continuing it to its end
 with_signals "$SERVER" :0 grep -E "$status_re" /proc/self/status </dev/null \
