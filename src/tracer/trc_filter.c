@@ -42,7 +42,7 @@ static int class_mask(const char *name, bool percent)
 	return -1;
 }
 
-static void set_class(struct trc_opts *o, unsigned mask)
+static void set_class(struct trc_set *set, unsigned mask)
 {
 	int p;
 	long nr;
@@ -52,12 +52,12 @@ static void set_class(struct trc_opts *o, unsigned mask)
 			const struct trc_spec *sp = trc_spec_of(p, nr);
 
 			if (sp && (sp->classes & mask))
-				trc_set_put(&o->trace[p], (unsigned)nr, true);
+				trc_set_put(&set[p], (unsigned)nr, true);
 		}
 	}
 }
 
-static bool set_name(struct trc_opts *o, const char *name)
+static bool set_name(struct trc_set *set, const char *name)
 {
 	bool found = false;
 	int p;
@@ -66,14 +66,14 @@ static bool set_name(struct trc_opts *o, const char *name)
 		long nr = trc_syscall_nr(p, name);
 
 		if (nr >= 0) {
-			trc_set_put(&o->trace[p], (unsigned)nr, true);
+			trc_set_put(&set[p], (unsigned)nr, true);
 			found = true;
 		}
 	}
 	return found;
 }
 
-static int trace_elem(struct trc_opts *o, const char *e, char *err, size_t errlen)
+static int trace_elem(struct trc_set *set, const char *e, char *err, size_t errlen)
 {
 	bool optional = *e == '?';
 	int mask;
@@ -81,7 +81,7 @@ static int trace_elem(struct trc_opts *o, const char *e, char *err, size_t errle
 	if (optional)
 		e++;
 	if (strcmp(e, "all") == 0) {
-		memset(o->trace, 0xff, sizeof(o->trace));
+		memset(set, 0xff, sizeof(*set) * TRC_NPERS);
 		return 0;
 	}
 	if (strcmp(e, "none") == 0)
@@ -91,10 +91,10 @@ static int trace_elem(struct trc_opts *o, const char *e, char *err, size_t errle
 	else
 		mask = class_mask(e, false);
 	if (mask >= 0) {
-		set_class(o, (unsigned)mask);
+		set_class(set, (unsigned)mask);
 		return 0;
 	}
-	if (set_name(o, e) || optional)
+	if (set_name(set, e) || optional)
 		return 0;
 	snprintf(err, errlen, "invalid system call '%s'", e);
 	return -1;
@@ -108,7 +108,8 @@ static void invert(struct trc_set *s)
 		s->bits[i] = ~s->bits[i];
 }
 
-int trc_parse_trace(struct trc_opts *o, const char *spec, char *err, size_t errlen)
+int trc_parse_set(struct trc_set set[TRC_NPERS], bool invert_all, const char *spec, char *err,
+		  size_t errlen)
 {
 	bool neg = *spec == '!';
 	char *copy, *tok, *save = NULL;
@@ -116,19 +117,69 @@ int trc_parse_trace(struct trc_opts *o, const char *spec, char *err, size_t errl
 
 	if (neg)
 		spec++;
-	memset(o->trace, 0, sizeof(o->trace));
+	memset(set, 0, sizeof(*set) * TRC_NPERS);
 	copy = strdup(spec);
 	if (!copy)
 		abort();
 	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
-		rc = trace_elem(o, tok, err, errlen);
+		rc = trace_elem(set, tok, err, errlen);
 	free(copy);
 	if (rc)
 		return -1;
-	if (neg)
+	if (neg != invert_all)
 		for (p = 0; p < TRC_NPERS; p++)
-			invert(&o->trace[p]);
+			invert(&set[p]);
 	return 0;
+}
+
+int trc_parse_trace(struct trc_opts *o, const char *spec, char *err, size_t errlen)
+{
+	return trc_parse_set(o->trace, false, spec, err, errlen);
+}
+
+static const struct {
+	const char *name;
+	unsigned bits;
+} quiet_names[] = {
+	{"attach", TRC_QUIET_ATTACH},
+	{"exit", TRC_QUIET_EXIT},
+	{"exits", TRC_QUIET_EXIT},
+	{"personality", TRC_QUIET_PERS},
+	{"thread-execve", TRC_QUIET_THREAD_EXECVE},
+	{"superseded", TRC_QUIET_SUPERSEDED},
+	{"path-resolution", TRC_QUIET_PATH},
+	{"all", TRC_QUIET_ALL},
+	{"none", 0},
+};
+
+int trc_parse_quiet(struct trc_opts *o, const char *spec, char *err, size_t errlen)
+{
+	bool neg = *spec == '!';
+	char *copy, *tok, *save = NULL;
+	unsigned bits = 0;
+	int rc = 0;
+
+	if (neg)
+		spec++;
+	copy = strdup(spec);
+	if (!copy)
+		abort();
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i, n = sizeof(quiet_names) / sizeof(quiet_names[0]);
+
+		for (i = 0; i < n && strcmp(tok, quiet_names[i].name); i++)
+			;
+		if (i == n) {
+			snprintf(err, errlen, "invalid quiet '%s'", tok);
+			rc = -1;
+			break;
+		}
+		bits |= quiet_names[i].bits;
+	}
+	free(copy);
+	if (!rc)
+		o->quiet = neg ? TRC_QUIET_ALL & ~bits : bits;
+	return rc;
 }
 
 int trc_parse_signals(struct trc_opts *o, const char *spec, char *err, size_t errlen)

@@ -57,6 +57,8 @@ struct trc_call {
 	uint64_t aux;	    /* kept from entry to exit for the decoder */
 	bool path_hit;	    /* -P: a path or fd argument named one of its paths */
 	long prev_nr;	    /* the thread's previous syscall (-1: none seen) */
+	bool abbrev;	    /* structures abbreviated (strace without -v) */
+	bool verbose;	    /* structures decoded (not -e verbose= leaving it out) */
 	const char *auxstr; /* with RV_STR */
 	char auxbuf[128];   /* room for a built auxstr */
 };

@@ -180,7 +180,7 @@ static void print_argv(struct trc_call *c, uint64_t addr)
 		buf_putc(c->b, i ? ',' : '[');
 		if (i)
 			buf_putc(c->b, ' ');
-		if (i >= c->o->strsize) {
+		if (c->abbrev && i >= c->o->strsize) {
 			tp_str(c, "...");
 			break;
 		}
@@ -196,6 +196,10 @@ static void print_envp(struct trc_call *c, uint64_t addr)
 	size_t ws = tp_wordsize(c);
 	uint64_t p, n = 0;
 
+	if (!c->abbrev) { /* -v: the strings, as argv's */
+		print_argv(c, addr);
+		return;
+	}
 	tp_addr(c, addr);
 	if (!addr)
 		return;

@@ -155,7 +155,7 @@ static void on_event(void *ctx, const struct engine_event *ev)
 		break;
 	case ENGINE_EV_THREAD_NEW:
 		trc_thread_new(u->trc, ev->tid);
-		if (!u->o->quiet)
+		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
 			fprintf(stderr, "ustrace: Process %d attached\n", (int)ev->tid);
 		break;
 	}
@@ -375,7 +375,7 @@ static int start_attach(struct ust *u)
 			trc_thread_new(u->trc, up->pid);
 		u->nprocs++;
 		u->alive++;
-		if (!u->o->quiet)
+		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
 			fprintf(stderr, "ustrace: Process %d attached\n", (int)up->pid);
 		if (up->e)
 			attach_signals(up);
@@ -393,7 +393,7 @@ static void join_gone(struct ust_proc *up)
 	int st = ust_join_status(up->j);
 
 	trc_stream_end(up->rx, &up->u->sink);
-	if (st < 0 && !up->gone && !up->u->o->quiet)
+	if (st < 0 && !up->gone && !(up->u->o->trc.quiet & TRC_QUIET_ATTACH))
 		fprintf(stderr, "ustrace: Process %d detached (utraced went away)\n", (int)up->pid);
 	proc_gone(up, st >= 0 && (st & 0x100), st < 0 ? 0 : st & 0xff);
 }
@@ -418,7 +418,7 @@ static void detach_all(struct ust *u, int sig)
 
 		if (up->e && !up->gone && engine_seccomp(up->e))
 			kill(up->pid, sig);
-		if (!up->gone && !u->o->quiet)
+		if (!up->gone && !(u->o->trc.quiet & TRC_QUIET_ATTACH))
 			fprintf(stderr, "ustrace: Process %d detached\n", (int)up->pid);
 		if (up->e)
 			engine_detach(up->e);
@@ -428,7 +428,7 @@ static void detach_all(struct ust *u, int sig)
 	for (i = 0; i < u->kids.n; i++) {
 		if (engine_seccomp(u->kids.v[i].e))
 			kill(u->kids.v[i].pid, sig);
-		if (!u->o->quiet)
+		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
 			fprintf(stderr, "ustrace: Process %d detached\n", (int)u->kids.v[i].pid);
 	}
 	engine_kids_leave(&u->kids);
