@@ -102,6 +102,8 @@ struct trc_opts {
 	struct trc_set noverbose[TRC_NPERS];
 	/* -e raw=: syscalls whose arguments are printed as raw hex */
 	struct trc_set raw[TRC_NPERS];
+	struct trc_set read_fds;  /* -e read=: fds whose data read is dumped */
+	struct trc_set write_fds; /* -e write=: fds whose data written is dumped */
 };
 
 /* -e quiet= (-q: attach and personality; -qq: and exit; -qqq: all) */
@@ -240,6 +242,8 @@ int trc_parse_signals(struct trc_opts *o, const char *spec, char *err, size_t er
  */
 int trc_parse_set(struct trc_set set[TRC_NPERS], bool invert, const char *spec, char *err,
 		  size_t errlen);
+/* -e read=FDS, -e write=FDS: numbers, all, none, a leading ! for the complement. */
+int trc_parse_fds(struct trc_set *set, const char *spec, char *err, size_t errlen);
 /* -e quiet=SPEC: attach, exit, personality, thread-execve, superseded, path-resolution, all, none.
  */
 int trc_parse_quiet(struct trc_opts *o, const char *spec, char *err, size_t errlen);

@@ -372,6 +372,7 @@ void trc_syscall_exit(struct trc *t, const struct trc_who *w, int64_t ret)
 	print_retval(&c, rv);
 	if (t->o.show_time)
 		print_elapsed(&t->post, &th->entry_ts, &w->ts);
+	trc_dump_io(&c, th->nr, &t->post);
 	if (th->staging) {
 		th->staging = false;
 		if (!(c.failed ? t->o.only_fail : t->o.only_ok))

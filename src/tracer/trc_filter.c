@@ -137,6 +137,38 @@ int trc_parse_trace(struct trc_opts *o, const char *spec, char *err, size_t errl
 	return trc_parse_set(o->trace, false, spec, err, errlen);
 }
 
+int trc_parse_fds(struct trc_set *set, const char *spec, char *err, size_t errlen)
+{
+	bool neg = *spec == '!';
+	char *copy, *tok, *save = NULL, *end;
+	int rc = 0;
+
+	if (neg)
+		spec++;
+	memset(set, 0, sizeof(*set));
+	copy = strdup(spec);
+	if (!copy)
+		abort();
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long fd = strtol(tok, &end, 10);
+
+		if (!strcmp(tok, "all")) {
+			memset(set, 0xff, sizeof(*set));
+		} else if (strcmp(tok, "none")) {
+			if (end == tok || *end || fd < 0 || fd >= TRC_SET_MAX) {
+				snprintf(err, errlen, "invalid descriptor '%s'", tok);
+				rc = -1;
+				break;
+			}
+			trc_set_put(set, (unsigned)fd, true);
+		}
+	}
+	free(copy);
+	if (!rc && neg)
+		invert(set);
+	return rc;
+}
+
 static const struct {
 	const char *name;
 	unsigned bits;

@@ -142,6 +142,9 @@ static inline bool tp_failed(const struct trc_call *c)
 /* An "out" pointer at exit: address when the call failed, else the caller decodes. */
 bool tp_out_addr(struct trc_call *c, uint64_t addr);
 
+/* trc_dump.c: -e read=/write= dumps of nr's data, after the line (into b) */
+void trc_dump_io(struct trc_call *c, long nr, struct buf *b);
+
 /* trc_signal.c */
 void tp_signame(struct trc_call *c, uint64_t sig);
 /* A kernel sigset of size bytes at addr: [INT TERM], ~[RTMIN RT_1], []. */

@@ -2,7 +2,7 @@
  * trc_wire.c: struct trc_wire to text and back (see trc_wire.h).
  *
  * "v=6;s=32;a=40;t=0;T=0;y=0;x=0;r=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;t64=HEX;t32=HEX;sig=HEX;
- * nab64=HEX;nab32=HEX;nvb64=HEX;nvb32=HEX;raw64=HEX;raw32=HEX;P=HEX":
+ * nab64=HEX;nab32=HEX;nvb64=HEX;nvb32=HEX;raw64=HEX;raw32=HEX;rd=HEX;wr=HEX;P=HEX":
  * numbers in decimal, sets as their 64-bit words in hex, most significant
  * digit first, word 0 first; P, -P's paths, as their bytes in hex, each
  * path with its NUL. Every key must be there exactly as the
@@ -98,7 +98,7 @@ static void put_nums(struct trc_wire *w, const unsigned v[N_NUMS])
 }
 
 /* The per-syscall sets after signals, in their order on the wire. */
-#define N_SETS 6
+#define N_SETS 8
 static const struct {
 	const char *key;
 	size_t off; /* in struct trc_opts */
@@ -109,6 +109,8 @@ static const struct {
 	{"nvb32", offsetof(struct trc_opts, noverbose[TRC_PERS_32])},
 	{"raw64", offsetof(struct trc_opts, raw[TRC_PERS_64])},
 	{"raw32", offsetof(struct trc_opts, raw[TRC_PERS_32])},
+	{"rd", offsetof(struct trc_opts, read_fds)},
+	{"wr", offsetof(struct trc_opts, write_fds)},
 };
 
 static int put_set(char *out, size_t room, const char *key, const struct trc_set *set)

@@ -19,7 +19,7 @@
 
 #include "trc.h"
 
-/* Longest encoding (nine sets of TRC_SET_MAX bits and -P's paths in hex, and the rest). */
+/* Longest encoding (eleven sets of TRC_SET_MAX bits and -P's paths in hex, and the rest). */
 #define TRC_WIRE_MAX 4096
 
 struct trc_wire {

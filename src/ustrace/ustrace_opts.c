@@ -175,6 +175,10 @@ static int parse_expr(struct ust_opts *o, const char *e, char *err, size_t errle
 	if (key_is(e, klen, "quiet") || key_is(e, klen, "silent") || key_is(e, klen, "silence") ||
 	    key_is(e, klen, "q"))
 		return trc_parse_quiet(&o->trc, eq + 1, err, errlen);
+	if (key_is(e, klen, "read") || key_is(e, klen, "r"))
+		return trc_parse_fds(&o->trc.read_fds, eq + 1, err, errlen);
+	if (key_is(e, klen, "write") || key_is(e, klen, "w"))
+		return trc_parse_fds(&o->trc.write_fds, eq + 1, err, errlen);
 	if (key_is(e, klen, "status"))
 		return parse_status(o, eq + 1, err, errlen);
 	snprintf(err, errlen, "unsupported qualifier '%.*s'", (int)klen, e);
