@@ -65,6 +65,7 @@ struct ust {
 	size_t nprocs;
 	size_t alive;
 	int status;		 /* the launched program's: exit code, or 0x100 | signal */
+	int quit;		 /* the signal that made us leave (^C, SIGTERM...), or 0 */
 	bool seccomp;		 /* --seccomp-bpf asked and possible (seccomp_wanted) */
 	struct engine_kids kids; /* -f: fork children (alive counts them) */
 };
@@ -433,6 +434,7 @@ static void detach_all(struct ust *u, int sig)
 	}
 	engine_kids_leave(&u->kids);
 	u->alive = 0;
+	u->quit = sig;
 }
 
 /* A process our own engine traces is alive: it waits for us at each event. */
@@ -539,6 +541,19 @@ static void loop(struct ust *u, int sigfd, const sigset_t *quit)
 	}
 }
 
+/* Whatever our caller blocked or ignored: sig's default action, now. */
+static int die_of(int sig)
+{
+	sigset_t one;
+
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	raise(sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	return 128 + sig;
+}
+
 static int finish(struct ust *u)
 {
 	size_t i;
@@ -557,11 +572,11 @@ static int finish(struct ust *u)
 	if (getenv("USTRACE_STATS"))
 		fprintf(stderr, "ustrace: %lu ptrace stops\n", tracer_stops(u->t));
 	tracer_free(u->t);
-	if (st & 0x100) { /* killed: die the same way, as strace does */
-		signal(st & 0xff, SIG_DFL);
-		raise(st & 0xff);
-		return 128 + (st & 0xff);
-	}
+	/* left at a signal, or the program was killed: die of it, as strace does */
+	if (u->quit)
+		return die_of(u->quit);
+	if (st & 0x100)
+		return die_of(st & 0xff);
 	return st;
 }
 
