@@ -64,6 +64,17 @@ static inline void trc_set_put(struct trc_set *s, unsigned n, bool on)
 		s->bits[n / 64] &= ~(1ull << (n % 64));
 }
 
+/* A set of fds: each below TRC_SET_MAX, and all those above at once ("all", "!3"). */
+struct trc_fdset {
+	struct trc_set low;
+	bool high;
+};
+
+static inline bool trc_fdset_has(const struct trc_fdset *s, int fd)
+{
+	return fd >= TRC_SET_MAX ? s->high : fd >= 0 && trc_set_has(&s->low, (unsigned)fd);
+}
+
 enum trc_pfx {
 	TRC_PFX_AUTO,  /* "[pid  N] " once more than one thread is known (output on stderr) */
 	TRC_PFX_PLAIN, /* "N     " on every line (-o FILE with -f, or several -p) */
@@ -102,8 +113,8 @@ struct trc_opts {
 	struct trc_set noverbose[TRC_NPERS];
 	/* -e raw=: syscalls whose arguments are printed as raw hex */
 	struct trc_set raw[TRC_NPERS];
-	struct trc_set read_fds;  /* -e read=: fds whose data read is dumped */
-	struct trc_set write_fds; /* -e write=: fds whose data written is dumped */
+	struct trc_fdset read_fds;  /* -e read=: fds whose data read is dumped */
+	struct trc_fdset write_fds; /* -e write=: fds whose data written is dumped */
 };
 
 /* -e quiet= (-q: attach and personality; -qq: and exit; -qqq: all) */
@@ -243,7 +254,7 @@ int trc_parse_signals(struct trc_opts *o, const char *spec, char *err, size_t er
 int trc_parse_set(struct trc_set set[TRC_NPERS], bool invert, const char *spec, char *err,
 		  size_t errlen);
 /* -e read=FDS, -e write=FDS: numbers, all, none, a leading ! for the complement. */
-int trc_parse_fds(struct trc_set *set, const char *spec, char *err, size_t errlen);
+int trc_parse_fds(struct trc_fdset *set, const char *spec, char *err, size_t errlen);
 /* -e quiet=SPEC: attach, exit, personality, thread-execve, superseded, path-resolution, all, none.
  */
 int trc_parse_quiet(struct trc_opts *o, const char *spec, char *err, size_t errlen);

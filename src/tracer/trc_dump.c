@@ -126,17 +126,15 @@ void trc_dump_io(struct trc_call *c, long nr, struct buf *b)
 	size_t i;
 
 	if (fd < 0 ||
-	    (!trc_set_has(&c->o->write_fds, (unsigned)fd) &&
-	     !trc_set_has(&c->o->read_fds, (unsigned)fd)) ||
-	    !name)
+	    (!trc_fdset_has(&c->o->write_fds, fd) && !trc_fdset_has(&c->o->read_fds, fd)) || !name)
 		return;
 	for (i = 0; i < sizeof(dumped) / sizeof(dumped[0]); i++)
 		if (!strcmp(dumped[i].name, name))
 			break;
 	if (i == sizeof(dumped) / sizeof(dumped[0]))
 		return;
-	if (dumped[i].write ? !trc_set_has(&c->o->write_fds, (unsigned)fd)
-			    : c->failed || !trc_set_has(&c->o->read_fds, (unsigned)fd))
+	if (dumped[i].write ? !trc_fdset_has(&c->o->write_fds, fd)
+			    : c->failed || !trc_fdset_has(&c->o->read_fds, fd))
 		return;
 	limit = dumped[i].write ? UINT64_MAX : (uint64_t)c->ret;
 

@@ -137,7 +137,7 @@ int trc_parse_trace(struct trc_opts *o, const char *spec, char *err, size_t errl
 	return trc_parse_set(o->trace, false, spec, err, errlen);
 }
 
-int trc_parse_fds(struct trc_set *set, const char *spec, char *err, size_t errlen)
+int trc_parse_fds(struct trc_fdset *set, const char *spec, char *err, size_t errlen)
 {
 	bool neg = *spec == '!';
 	char *copy, *tok, *save = NULL, *end;
@@ -153,19 +153,23 @@ int trc_parse_fds(struct trc_set *set, const char *spec, char *err, size_t errle
 		long fd = strtol(tok, &end, 10);
 
 		if (!strcmp(tok, "all")) {
-			memset(set, 0xff, sizeof(*set));
+			memset(&set->low, 0xff, sizeof(set->low));
+			set->high = true;
 		} else if (strcmp(tok, "none")) {
 			if (end == tok || *end || fd < 0 || fd >= TRC_SET_MAX) {
-				snprintf(err, errlen, "invalid descriptor '%s'", tok);
+				snprintf(err, errlen, "invalid descriptor '%s' (0 to %d)", tok,
+					 TRC_SET_MAX - 1);
 				rc = -1;
 				break;
 			}
-			trc_set_put(set, (unsigned)fd, true);
+			trc_set_put(&set->low, (unsigned)fd, true);
 		}
 	}
 	free(copy);
-	if (!rc && neg)
-		invert(set);
+	if (!rc && neg) {
+		invert(&set->low);
+		set->high = !set->high;
+	}
 	return rc;
 }
 

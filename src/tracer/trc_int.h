@@ -125,8 +125,10 @@ void tp_xval(struct trc_call *c, const struct xlat *x, uint64_t val, const char 
 /* As tp_xval, unknown values in decimal. */
 void tp_xval_dec(struct trc_call *c, const struct xlat *x, uint64_t val, const char *dflt);
 const char *xlat_name(const struct xlat *x, uint64_t val);
-/* The mode bits of open/mkdir/chmod: 0644 (with S_IFMT names for mknod). */
+/* A file's mode with its type: S_IFREG|S_ISUID|0644 (mknod, stat). */
 void tp_mode(struct trc_call *c, uint64_t mode);
+/* The mode argument of open/creat/mkdir/chmod/umask: a 16-bit number in octal. */
+void tp_umode(struct trc_call *c, uint64_t arg);
 /* Read exactly len bytes: 0, or -1 (nothing printed). */
 int tp_read(struct trc_call *c, uint64_t addr, void *buf, size_t len);
 /* Read or print the address: 0 when buf holds the data, -1 when addr was printed. */

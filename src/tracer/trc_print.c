@@ -83,6 +83,11 @@ void tp_oct(struct trc_call *c, uint64_t v)
 	tp_fmt(c, "%#03llo", (unsigned long long)v);
 }
 
+void tp_umode(struct trc_call *c, uint64_t arg)
+{
+	tp_oct(c, (uint16_t)arg);
+}
+
 void tp_int(struct trc_call *c, uint64_t arg)
 {
 	tp_fmt(c, "%d", (int)arg);
@@ -433,8 +438,14 @@ static const struct xlat mode_fmt[] = {
 
 void tp_mode(struct trc_call *c, uint64_t mode)
 {
-	const char *fmt = xlat_name(mode_fmt, mode & S_IFMT);
+	const char *fmt;
 
+	mode = (uint32_t)mode;
+	fmt = xlat_name(mode_fmt, mode & S_IFMT);
+	if ((mode & S_IFMT) && !fmt) { /* no such file type: all in octal */
+		tp_oct(c, mode);
+		return;
+	}
 	if (fmt) {
 		tp_str(c, fmt);
 		buf_putc(c->b, '|');

@@ -1,7 +1,7 @@
 /*
  * trc_wire.c: struct trc_wire to text and back (see trc_wire.h).
  *
- * "v=6;s=32;a=40;t=0;T=0;y=0;x=0;r=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;t64=HEX;t32=HEX;sig=HEX;
+ * "v=6;s=32;a=40;t=0;T=0;y=0;x=0;r=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;rdh=0;wrh=0;t64=HEX;t32=HEX;sig=HEX;
  * nab64=HEX;nab32=HEX;nvb64=HEX;nvb32=HEX;raw64=HEX;raw32=HEX;rd=HEX;wr=HEX;P=HEX":
  * numbers in decimal, sets as their 64-bit words in hex, most significant
  * digit first, word 0 first; P, -P's paths, as their bytes in hex, each
@@ -41,6 +41,8 @@ enum {
 	N_WALL,
 	N_PFX,
 	N_FOLLOW,
+	N_RDHIGH,
+	N_WRHIGH,
 	N_NUMS
 };
 
@@ -59,6 +61,8 @@ static const struct wire_num nums[N_NUMS] = {
 	[N_WALL] = {"w", 1},
 	[N_PFX] = {"p", TRC_PFX_PLAIN},
 	[N_FOLLOW] = {"f", 1},
+	[N_RDHIGH] = {"rdh", 1},
+	[N_WRHIGH] = {"wrh", 1},
 };
 
 static void get_nums(const struct trc_wire *w, unsigned v[N_NUMS])
@@ -77,6 +81,8 @@ static void get_nums(const struct trc_wire *w, unsigned v[N_NUMS])
 	v[N_WALL] = w->o.count_wall;
 	v[N_PFX] = w->o.pfx;
 	v[N_FOLLOW] = w->follow;
+	v[N_RDHIGH] = w->o.read_fds.high;
+	v[N_WRHIGH] = w->o.write_fds.high;
 }
 
 static void put_nums(struct trc_wire *w, const unsigned v[N_NUMS])
@@ -95,6 +101,8 @@ static void put_nums(struct trc_wire *w, const unsigned v[N_NUMS])
 	w->o.count_wall = v[N_WALL];
 	w->o.pfx = (enum trc_pfx)v[N_PFX];
 	w->follow = v[N_FOLLOW];
+	w->o.read_fds.high = v[N_RDHIGH];
+	w->o.write_fds.high = v[N_WRHIGH];
 }
 
 /* The per-syscall sets after signals, in their order on the wire. */
@@ -109,8 +117,8 @@ static const struct {
 	{"nvb32", offsetof(struct trc_opts, noverbose[TRC_PERS_32])},
 	{"raw64", offsetof(struct trc_opts, raw[TRC_PERS_64])},
 	{"raw32", offsetof(struct trc_opts, raw[TRC_PERS_32])},
-	{"rd", offsetof(struct trc_opts, read_fds)},
-	{"wr", offsetof(struct trc_opts, write_fds)},
+	{"rd", offsetof(struct trc_opts, read_fds.low)},
+	{"wr", offsetof(struct trc_opts, write_fds.low)},
 };
 
 static int put_set(char *out, size_t room, const char *key, const struct trc_set *set)

@@ -436,7 +436,7 @@ static void dump_fds(struct trc_opts *o)
 	char err[64];
 
 	trc_parse_fds(&o->read_fds, "3", err, sizeof(err));
-	trc_parse_fds(&o->write_fds, "!3", err, sizeof(err));
+	trc_parse_fds(&o->write_fds, "!3", err, sizeof(err)); /* 5, and 20000 too */
 	o->strsize = 4;
 }
 
@@ -469,6 +469,10 @@ static void test_dumps(void)
 	       " | 00000  68 65 6c                                          hel              |\n"
 	       " * 40 bytes in buffer 1\n",
 	       "write=!3: writev buffer by buffer, failed or not; unreadable data ends the dump");
+	is_str(call(t, SYS_write, 20000, 0x7000, 2, 0, 0, 0, 2),
+	       "write(20000, \"he\", 2)                   = 2\n"
+	       " | 00000  68 65                                             he               |\n",
+	       "... and fds past 1023");
 	trc_free(t);
 }
 
