@@ -347,7 +347,9 @@ void tp_iov(struct trc_call *c, uint64_t addr, uint64_t n, uint64_t limit, bool 
 	for (i = 0; i < n; i++) {
 		if (tp_read_word(c, addr + i * 2 * ws, &base) ||
 		    tp_read_word(c, addr + i * 2 * ws + ws, &len)) {
-			tp_str(c, i ? ", ..." : "...");
+			tp_fmt(c, "%s... /* ", i ? ", " : "");
+			tp_addr(c, addr + i * 2 * ws);
+			tp_str(c, " */");
 			break;
 		}
 		if (i)

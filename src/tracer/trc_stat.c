@@ -152,15 +152,9 @@ static const struct xlat statx_masks[] = {
 };
 
 static const struct xlat statx_sync[] = {
-	XV(AT_STATX_SYNC_AS_STAT),
 	XV(AT_STATX_FORCE_SYNC),
 	XV(AT_STATX_DONT_SYNC),
 	XEND,
-};
-
-static const struct xlat statx_at_flags[] = {
-	XV(AT_SYMLINK_NOFOLLOW), XV(AT_REMOVEDIR),  XV(AT_SYMLINK_FOLLOW),
-	XV(AT_NO_AUTOMOUNT),	 XV(AT_EMPTY_PATH), XEND,
 };
 
 static const struct xlat statx_attrs[] = {
@@ -242,11 +236,14 @@ int trc_dec_statx(struct trc_call *c)
 		tp_sep(c);
 		tp_path(c, c->a[1]);
 		tp_sep(c);
-		tp_xval(c, statx_sync, flags & AT_STATX_SYNC_TYPE, NULL);
+		if (flags & AT_STATX_SYNC_TYPE)
+			tp_flags(c, statx_sync, flags & AT_STATX_SYNC_TYPE, NULL);
+		else
+			tp_str(c, "AT_STATX_SYNC_AS_STAT");
 		flags &= ~(uint64_t)AT_STATX_SYNC_TYPE;
 		if (flags) {
 			buf_putc(c->b, '|');
-			tp_flags(c, statx_at_flags, flags, NULL);
+			tp_flags(c, trc_at_flags, flags, NULL);
 		}
 		tp_sep(c);
 		tp_flags(c, statx_masks, (uint32_t)c->a[3], "STATX_???");
@@ -270,11 +267,11 @@ void tp_timespec_at(struct trc_call *c, uint64_t addr)
 		if (tp_read_or_addr(c, addr, ts32, sizeof(ts32)))
 			return;
 		ts[0] = ts32[0];
-		ts[1] = ts32[1];
+		ts[1] = (uint32_t)ts32[1];
 	} else if (tp_read_or_addr(c, addr, ts, sizeof(ts))) {
 		return;
 	}
-	tp_fmt(c, "{tv_sec=%lld, tv_nsec=%lld}", (long long)ts[0], (long long)ts[1]);
+	tp_fmt(c, "{tv_sec=%lld, tv_nsec=%llu}", (long long)ts[0], (unsigned long long)ts[1]);
 }
 
 void tp_timeval_at(struct trc_call *c, uint64_t addr)

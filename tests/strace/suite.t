@@ -113,7 +113,7 @@ for t in $tests; do
 		continue
 	fi
 	why=$(known_reason "$t")
-	name="$t ($res, ${secs%.*} s)"
+	name=$(printf "%s (%s, %.1f s)" "$t" "$res" "$secs")
 	[[ -n $why ]] && name="$name # TODO $why"
 	[[ $res == PASS ]]
 	_tap_result $? "$name" || diag "$(grep -v '^rc=' "$OUT/$mode/$t.log" | tail -25)"
