@@ -90,6 +90,13 @@ static void dump_iov(struct trc_call *c, struct buf *b, uint64_t addr, uint64_t 
 
 	if (n > 1024)
 		return;
+	for (uint64_t i = 0; i < n; i++) { /* as strace: the whole array, or nothing */
+		uint64_t w;
+
+		if (tp_read_word(c, addr + i * 2 * ws, &w) ||
+		    tp_read_word(c, addr + i * 2 * ws + ws, &w))
+			return;
+	}
 	for (uint64_t i = 0; i < n && limit; i++) {
 		uint64_t base, len;
 

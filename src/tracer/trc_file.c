@@ -365,7 +365,8 @@ int trc_dec_getcwd(struct trc_call *c)
 
 int trc_dec_mknod(struct trc_call *c)
 {
-	uint32_t mode = (uint32_t)c->a[1], dev = (uint32_t)c->a[2];
+	uint16_t mode = (uint16_t)c->a[1]; /* the kernel's umode_t */
+	uint32_t dev = (uint32_t)c->a[2];
 
 	tp_path(c, c->a[0]);
 	tp_sep(c);

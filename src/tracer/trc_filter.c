@@ -4,10 +4,12 @@
  * A set is a comma list; a leading "!" takes the complement of the whole
  * list. Syscall elements are names (of either personality), classes
  * (%file, or the old spelling "file"), "all" and "none"; "?" before an
- * element makes an unknown one silently ignored. The result is one bit
+ * element makes an unknown one silently ignored; "/REGEX" names every
+ * syscall whose name matches. The result is one bit
  * per syscall number and personality, so the caller can hand the engine
  * exactly the numbers to stop for. -P's paths are kept here too.
  */
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +75,28 @@ static bool set_name(struct trc_set *set, const char *name)
 	return found;
 }
 
+/* "/REGEX": every syscall whose name matches (POSIX extended); -1 if it does not compile. */
+static int set_regex(struct trc_set *set, const char *re, bool *found)
+{
+	regex_t rx;
+	int p;
+
+	if (regcomp(&rx, re, REG_EXTENDED | REG_NOSUB))
+		return -1;
+	for (p = 0; p < TRC_NPERS; p++) {
+		for (long nr = 0; nr < trc_syscall_max(p); nr++) {
+			const char *name = trc_syscall_name(p, nr);
+
+			if (name && regexec(&rx, name, 0, NULL, 0) == 0) {
+				trc_set_put(&set[p], (unsigned)nr, true);
+				*found = true;
+			}
+		}
+	}
+	regfree(&rx);
+	return 0;
+}
+
 static int trace_elem(struct trc_set *set, const char *e, char *err, size_t errlen)
 {
 	bool optional = *e == '?';
@@ -86,6 +110,18 @@ static int trace_elem(struct trc_set *set, const char *e, char *err, size_t errl
 	}
 	if (strcmp(e, "none") == 0)
 		return 0;
+	if (*e == '/') {
+		bool found = false;
+
+		if (set_regex(set, e + 1, &found) < 0) {
+			snprintf(err, errlen, "invalid regular expression '%s'", e + 1);
+			return -1;
+		}
+		if (found || optional)
+			return 0;
+		snprintf(err, errlen, "invalid system call '%s'", e);
+		return -1;
+	}
 	if (*e == '%')
 		mask = class_mask(e + 1, true);
 	else

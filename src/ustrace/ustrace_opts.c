@@ -266,6 +266,9 @@ static int parse_one(struct ust_opts *o, int c, const char *arg, int *tcount, ch
 		return 0;
 	case 'I':
 		/* ustrace's own ^C handling is -I2's; the other levels change nothing it prints */
+		if (!strcmp(arg, "anywhere") || !strcmp(arg, "always") || !strcmp(arg, "waiting") ||
+		    !strcmp(arg, "never") || !strcmp(arg, "never_tstp"))
+			return 0;
 		if (!arg[0] || arg[1] || arg[0] < '1' || arg[0] > '4') {
 			snprintf(err, errlen, "invalid -I argument: '%s'", arg);
 			return -1;

@@ -84,7 +84,14 @@ int main(void)
 	ok(!o.trc.only_fail && o.trc.only_ok, "... as -z");
 	is_int(PARSE("-e", "status=detached", "prog"), -1, "-e status=detached refused");
 	is_int(PARSE("-I2", "prog"), 0, "-I2");
+	is_int(PARSE("-e", "trace=/^(get|set)ppid$,/^restart", "prog"), 0, "trace=/REGEX");
+	ok(trc_opt_in(o.trc.trace, TRC_PERS_64, SYS_getppid) &&
+		   trc_opt_in(o.trc.trace, TRC_PERS_64, SYS_restart_syscall) &&
+		   !trc_opt_in(o.trc.trace, TRC_PERS_64, SYS_getpid),
+	   "... the names that match");
+	is_int(PARSE("-e", "trace=/(", "prog"), -1, "... a bad one refused");
 	is_int(PARSE("-I5", "prog"), -1, "-I5 refused");
+	is_int(PARSE("--interruptible=never_tstp", "prog"), 0, "--interruptible=never_tstp");
 	is_int(PARSE("-C", "-z", "prog"), 0, "-C -z");
 	ok(o.trc.count == TRC_COUNT_TOO && o.trc.only_ok, "... set");
 	ok(!o.trc.count_wall, "-c sums system time by default");
