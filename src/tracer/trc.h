@@ -64,15 +64,29 @@ static inline void trc_set_put(struct trc_set *s, unsigned n, bool on)
 		s->bits[n / 64] &= ~(1ull << (n % 64));
 }
 
-/* A set of fds: each below TRC_SET_MAX, and all those above at once ("all", "!3"). */
+/*
+ * A set of fds: each below TRC_SET_MAX; above, all at once ("all", "!3")
+ * and up to TRC_FDSET_BIG named ones (each plus 1, 0 for none), with high
+ * saying whether those are in or out.
+ */
+#define TRC_FDSET_BIG 4
+#define TRC_FD_MAX    (1 << 20) /* the kernel's largest nr_open */
 struct trc_fdset {
 	struct trc_set low;
 	bool high;
+	uint32_t big[TRC_FDSET_BIG];
 };
 
 static inline bool trc_fdset_has(const struct trc_fdset *s, int fd)
 {
-	return fd >= TRC_SET_MAX ? s->high : fd >= 0 && trc_set_has(&s->low, (unsigned)fd);
+	if (fd < 0)
+		return false;
+	if (fd < TRC_SET_MAX)
+		return trc_set_has(&s->low, (unsigned)fd);
+	for (int i = 0; i < TRC_FDSET_BIG; i++)
+		if (s->big[i] == (uint32_t)fd + 1)
+			return !s->high;
+	return s->high;
 }
 
 enum trc_pfx {

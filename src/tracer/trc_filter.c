@@ -147,12 +147,12 @@ static void invert(struct trc_set *s)
 int trc_parse_set(struct trc_set set[TRC_NPERS], bool invert_all, const char *spec, char *err,
 		  size_t errlen)
 {
-	bool neg = *spec == '!';
+	bool neg = false;
 	char *copy, *tok, *save = NULL;
 	int rc = 0, p;
 
-	if (neg)
-		spec++;
+	for (; *spec == '!'; spec++) /* each ! takes the complement again */
+		neg = !neg;
 	memset(set, 0, sizeof(*set) * TRC_NPERS);
 	copy = strdup(spec);
 	if (!copy)
@@ -173,14 +173,28 @@ int trc_parse_trace(struct trc_opts *o, const char *spec, char *err, size_t errl
 	return trc_parse_set(o->trace, false, spec, err, errlen);
 }
 
+/* An fd past the bitmap: one of the few named ones, unless "all" has them already. */
+static int add_big(struct trc_fdset *set, long fd)
+{
+	if (set->high)
+		return 0;
+	for (int i = 0; i < TRC_FDSET_BIG; i++) {
+		if (!set->big[i] || set->big[i] == (uint32_t)fd + 1) {
+			set->big[i] = (uint32_t)fd + 1;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 int trc_parse_fds(struct trc_fdset *set, const char *spec, char *err, size_t errlen)
 {
-	bool neg = *spec == '!';
+	bool neg = false;
 	char *copy, *tok, *save = NULL, *end;
 	int rc = 0;
 
-	if (neg)
-		spec++;
+	for (; *spec == '!'; spec++) /* each ! takes the complement again */
+		neg = !neg;
 	memset(set, 0, sizeof(*set));
 	copy = strdup(spec);
 	if (!copy)
@@ -189,12 +203,13 @@ int trc_parse_fds(struct trc_fdset *set, const char *spec, char *err, size_t err
 		long fd = strtol(tok, &end, 10);
 
 		if (!strcmp(tok, "all")) {
+			memset(set, 0, sizeof(*set));
 			memset(&set->low, 0xff, sizeof(set->low));
 			set->high = true;
 		} else if (strcmp(tok, "none")) {
-			if (end == tok || *end || fd < 0 || fd >= TRC_SET_MAX) {
-				snprintf(err, errlen, "invalid descriptor '%s' (0 to %d)", tok,
-					 TRC_SET_MAX - 1);
+			if (end == tok || *end || fd < 0 || fd >= TRC_FD_MAX ||
+			    (fd >= TRC_SET_MAX && add_big(set, fd) < 0)) {
+				snprintf(err, errlen, "invalid descriptor '%s'", tok);
 				rc = -1;
 				break;
 			}
@@ -226,13 +241,13 @@ static const struct {
 
 int trc_parse_quiet(struct trc_opts *o, const char *spec, char *err, size_t errlen)
 {
-	bool neg = *spec == '!';
+	bool neg = false;
 	char *copy, *tok, *save = NULL;
 	unsigned bits = 0;
 	int rc = 0;
 
-	if (neg)
-		spec++;
+	for (; *spec == '!'; spec++) /* each ! takes the complement again */
+		neg = !neg;
 	copy = strdup(spec);
 	if (!copy)
 		abort();
@@ -256,12 +271,12 @@ int trc_parse_quiet(struct trc_opts *o, const char *spec, char *err, size_t errl
 
 int trc_parse_signals(struct trc_opts *o, const char *spec, char *err, size_t errlen)
 {
-	bool neg = *spec == '!';
+	bool neg = false;
 	char *copy, *tok, *save = NULL;
 	int rc = 0, sig;
 
-	if (neg)
-		spec++;
+	for (; *spec == '!'; spec++) /* each ! takes the complement again */
+		neg = !neg;
 	memset(&o->signals, 0, sizeof(o->signals));
 	copy = strdup(spec);
 	if (!copy)

@@ -1,7 +1,7 @@
 /*
  * trc_wire.c: struct trc_wire to text and back (see trc_wire.h).
  *
- * "v=6;s=32;a=40;t=0;T=0;y=0;x=0;r=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;rdh=0;wrh=0;t64=HEX;t32=HEX;sig=HEX;
+ * "v=6;s=32;a=40;t=0;T=0;y=0;x=0;r=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;rdh=0;wrh=0;rd0=0;...;wr3=0;t64=HEX;t32=HEX;sig=HEX;
  * nab64=HEX;nab32=HEX;nvb64=HEX;nvb32=HEX;raw64=HEX;raw32=HEX;rd=HEX;wr=HEX;P=HEX":
  * numbers in decimal, sets as their 64-bit words in hex, most significant
  * digit first, word 0 first; P, -P's paths, as their bytes in hex, each
@@ -43,8 +43,12 @@ enum {
 	N_FOLLOW,
 	N_RDHIGH,
 	N_WRHIGH,
-	N_NUMS
+	N_RDBIG,
+	N_WRBIG = N_RDBIG + TRC_FDSET_BIG,
+	N_NUMS = N_WRBIG + TRC_FDSET_BIG
 };
+
+_Static_assert(TRC_FDSET_BIG == 4, "one key per named big fd below");
 
 static const struct wire_num nums[N_NUMS] = {
 	[N_STR] = {"s", 1u << 20},
@@ -63,6 +67,14 @@ static const struct wire_num nums[N_NUMS] = {
 	[N_FOLLOW] = {"f", 1},
 	[N_RDHIGH] = {"rdh", 1},
 	[N_WRHIGH] = {"wrh", 1},
+	[N_RDBIG] = {"rd0", TRC_FD_MAX},
+	[N_RDBIG + 1] = {"rd1", TRC_FD_MAX},
+	[N_RDBIG + 2] = {"rd2", TRC_FD_MAX},
+	[N_RDBIG + 3] = {"rd3", TRC_FD_MAX},
+	[N_WRBIG] = {"wr0", TRC_FD_MAX},
+	[N_WRBIG + 1] = {"wr1", TRC_FD_MAX},
+	[N_WRBIG + 2] = {"wr2", TRC_FD_MAX},
+	[N_WRBIG + 3] = {"wr3", TRC_FD_MAX},
 };
 
 static void get_nums(const struct trc_wire *w, unsigned v[N_NUMS])
@@ -83,6 +95,10 @@ static void get_nums(const struct trc_wire *w, unsigned v[N_NUMS])
 	v[N_FOLLOW] = w->follow;
 	v[N_RDHIGH] = w->o.read_fds.high;
 	v[N_WRHIGH] = w->o.write_fds.high;
+	for (int i = 0; i < TRC_FDSET_BIG; i++) {
+		v[N_RDBIG + i] = w->o.read_fds.big[i];
+		v[N_WRBIG + i] = w->o.write_fds.big[i];
+	}
 }
 
 static void put_nums(struct trc_wire *w, const unsigned v[N_NUMS])
@@ -103,6 +119,10 @@ static void put_nums(struct trc_wire *w, const unsigned v[N_NUMS])
 	w->follow = v[N_FOLLOW];
 	w->o.read_fds.high = v[N_RDHIGH];
 	w->o.write_fds.high = v[N_WRHIGH];
+	for (int i = 0; i < TRC_FDSET_BIG; i++) {
+		w->o.read_fds.big[i] = v[N_RDBIG + i];
+		w->o.write_fds.big[i] = v[N_WRBIG + i];
+	}
 }
 
 /* The per-syscall sets after signals, in their order on the wire. */

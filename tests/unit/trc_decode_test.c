@@ -436,7 +436,7 @@ static void dump_fds(struct trc_opts *o)
 	char err[64];
 
 	trc_parse_fds(&o->read_fds, "3", err, sizeof(err));
-	trc_parse_fds(&o->write_fds, "!3", err, sizeof(err)); /* 5, and 20000 too */
+	trc_parse_fds(&o->write_fds, "!!!3,20001", err, sizeof(err)); /* 5, and 20000 too */
 	o->strsize = 4;
 }
 
@@ -473,6 +473,8 @@ static void test_dumps(void)
 	       "write(20000, \"he\", 2)                   = 2\n"
 	       " | 00000  68 65                                             he               |\n",
 	       "... and fds past 1023");
+	is_str(call(t, SYS_write, 20001, 0x7000, 2, 0, 0, 0, 2),
+	       "write(20001, \"he\", 2)                   = 2\n", "... but the one it names");
 	trc_free(t);
 }
 
