@@ -100,10 +100,12 @@ void tp_fmt(struct trc_call *c, const char *fmt, ...) __attribute__((format(prin
 void tp_addr(struct trc_call *c, uint64_t addr); /* NULL or 0x... */
 void tp_dec(struct trc_call *c, int64_t v);
 void tp_udec(struct trc_call *c, uint64_t v);
-void tp_hex(struct trc_call *c, uint64_t v);	 /* 0 or 0x... */
-void tp_oct(struct trc_call *c, uint64_t v);	 /* 0644 */
-void tp_int(struct trc_call *c, uint64_t arg);	 /* the argument as a C int */
-void tp_fd(struct trc_call *c, uint64_t arg);	 /* an fd, with -y path */
+void tp_hex(struct trc_call *c, uint64_t v);   /* 0 or 0x... */
+void tp_oct(struct trc_call *c, uint64_t v);   /* 0644 */
+void tp_int(struct trc_call *c, uint64_t arg); /* the argument as a C int */
+void tp_fd(struct trc_call *c, uint64_t arg);  /* an fd, with -y path */
+/* -P: whether fd is open on one of its paths, for fds a line may not print (cut by -s). */
+void tp_fd_match(struct trc_call *c, int fd);
 void tp_dirfd(struct trc_call *c, uint64_t arg); /* AT_FDCWD or an fd */
 /* A NUL-terminated path (PATH_MAX, not cut by -s). */
 void tp_path(struct trc_call *c, uint64_t addr);

@@ -135,6 +135,15 @@ static void tp_fd_path(struct trc_call *c, int fd)
 	buf_putc(c->b, '>');
 }
 
+void tp_fd_match(struct trc_call *c, int fd)
+{
+	char path[PATH_MAX];
+
+	if (c->o->paths[0] && !c->path_hit && fd >= 0 && c->rd->fd_path &&
+	    c->rd->fd_path(c->rd->ctx, fd, path, sizeof(path)) == 0 && trc_path_wanted(c->o, path))
+		c->path_hit = true;
+}
+
 void tp_fd(struct trc_call *c, uint64_t arg)
 {
 	int fd = (int)arg;
