@@ -42,7 +42,7 @@ INFERIORS := $(patsubst tests/inferiors/%.c,$(B)/inferiors/%,$(wildcard tests/in
 INFERIORS32 := $(patsubst tests/inferiors/%.c,$(B)/inferiors32/%,$(wildcard tests/inferiors/*.c))
 TOOLS     := $(B)/tests/rspclient $(B)/tests/hw_watch_probe $(B)/utraced-crashtest
 
-.PHONY: all man install uninstall check-deb check check-load unit e2e demo clean format format-check check-layers inferiors32 bench check-vm vm-build print-e2e32
+.PHONY: all man install uninstall check-deb check check-load check-strace unit e2e demo clean format format-check check-layers inferiors32 bench check-vm vm-build print-e2e32
 
 all: $(B)/utraced $(B)/ustrace $(MANS)
 
@@ -215,6 +215,12 @@ check: all $(UNITS) $(INFERIORS) $(TOOLS) $(FUZZ_REPLAYS) check-layers
 # The Debian package, built, installed, used and removed (tests/deb/deb.t): slow.
 check-deb: all $(B)/inferiors/breakloop
 	prove -v tests/deb/deb.t
+
+# ustrace against strace 6.1's own test suite (tests/strace/suite.t): fetches and
+# builds strace's sources once (~10 minutes, cached in $$STRACETS), then ~10 minutes
+# a run; STRACE_TOO=1 runs strace beside it (the second column), STRACE_TESTS a subset.
+check-strace: all
+	prove -v tests/strace/suite.t
 
 # The load and kill tests (tests/load/): long, so not in `check`. LOAD_SECONDS,
 # LOAD_KILLS and LOAD_PROCS shorten or lengthen them (docs/reliability.md).

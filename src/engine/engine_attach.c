@@ -86,10 +86,48 @@ void detect_arch(struct uproc *p, pid_t tid)
 static struct sock_filter sc_filter[BPF_MAXINSNS];
 static int sc_len;
 
+/*
+ * The signal mask and the ignored signals this process started with: what
+ * the user's shell gave utraced or ustrace, and so what a program they
+ * launch should get (gdbserver and strace pass theirs on likewise). Taken
+ * before main, since both block signals and ignore SIGPIPE for their own
+ * sake afterwards.
+ */
+static sigset_t start_mask;
+static sigset_t start_ignored;
+
+__attribute__((constructor)) static void save_start_signals(void)
+{
+	struct sigaction sa;
+	int sig;
+
+	sigprocmask(SIG_SETMASK, NULL, &start_mask);
+	sigemptyset(&start_ignored);
+	for (sig = 1; sig < NSIG; sig++)
+		if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			sigaddset(&start_ignored, sig);
+}
+
+/* In the child: our own dispositions and mask out, the starting ones back. */
+static void restore_start_signals(void)
+{
+	struct sigaction sa;
+	int sig;
+
+	for (sig = 1; sig < NSIG; sig++) {
+		if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &sa) < 0)
+			continue;
+		if (sigismember(&start_ignored, sig))
+			signal(sig, SIG_IGN);
+		else if (sa.sa_handler == SIG_IGN)
+			signal(sig, SIG_DFL);
+	}
+	sigprocmask(SIG_SETMASK, &start_mask, NULL);
+}
+
 static void child_exec(const struct engine_launch *l, int go[2], int err_fd)
 {
 	static const char redirected[] = "stdin/stdout redirected\n";
-	sigset_t none;
 	char c;
 	int e;
 
@@ -104,10 +142,7 @@ static void child_exec(const struct engine_launch *l, int go[2], int err_fd)
 		tcsetpgrp(0, getpid());
 		signal(SIGTTOU, SIG_DFL);
 	}
-	/* our blocked and ignored signals are not the program's */
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
+	restore_start_signals();
 	if (l->flags & ENGINE_LAUNCH_NO_ASLR)
 		personality(ADDR_NO_RANDOMIZE);
 	if (l->flags & ENGINE_LAUNCH_STDIO) {

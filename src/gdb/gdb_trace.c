@@ -304,7 +304,7 @@ int gdb_handle_utraced_trace(struct gdb_session *s, const char *p, size_t len)
 	tr->s = s;
 	tr->pid = engine_pid(s->engine);
 	tr->follow = w.follow;
-	tr->quiet = w.o.quiet;
+	tr->quiet = w.o.quiet & TRC_QUIET_ATTACH;
 	tr->w = w;
 	buf_init(&tr->text);
 	buf_init(&tr->pkt);

@@ -64,6 +64,31 @@ static inline void trc_set_put(struct trc_set *s, unsigned n, bool on)
 		s->bits[n / 64] &= ~(1ull << (n % 64));
 }
 
+/*
+ * A set of fds: each below TRC_SET_MAX; above, all at once ("all", "!3")
+ * and up to TRC_FDSET_BIG named ones (each plus 1, 0 for none), with high
+ * saying whether those are in or out.
+ */
+#define TRC_FDSET_BIG 4
+#define TRC_FD_MAX    (1 << 20) /* the kernel's largest nr_open */
+struct trc_fdset {
+	struct trc_set low;
+	bool high;
+	uint32_t big[TRC_FDSET_BIG];
+};
+
+static inline bool trc_fdset_has(const struct trc_fdset *s, int fd)
+{
+	if (fd < 0)
+		return false;
+	if (fd < TRC_SET_MAX)
+		return trc_set_has(&s->low, (unsigned)fd);
+	for (int i = 0; i < TRC_FDSET_BIG; i++)
+		if (s->big[i] == (uint32_t)fd + 1)
+			return !s->high;
+	return s->high;
+}
+
 enum trc_pfx {
 	TRC_PFX_AUTO,  /* "[pid  N] " once more than one thread is known (output on stderr) */
 	TRC_PFX_PLAIN, /* "N     " on every line (-o FILE with -f, or several -p) */
@@ -88,7 +113,7 @@ struct trc_opts {
 	bool relative;	      /* -r: time since the previous line's */
 	bool only_ok;	      /* -z: successful syscalls only */
 	bool only_fail;	      /* -Z: failed syscalls only */
-	int quiet;	      /* -qq (2): no "+++ exited with" lines */
+	unsigned quiet;	      /* -q, -e quiet=: TRC_QUIET_* bits */
 	enum trc_count count; /* -c / -C */
 	bool count_wall;      /* -w: -c times are entry-to-exit latency, not system CPU time */
 	enum trc_pfx pfx;
@@ -96,7 +121,24 @@ struct trc_opts {
 	char paths[TRC_PATHS_LEN];
 	struct trc_set trace[TRC_NPERS]; /* syscalls shown, by number */
 	struct trc_set signals;		 /* signals shown (-e signal=) */
+	/* -v, -e abbrev=: syscalls whose structures are printed whole */
+	struct trc_set noabbrev[TRC_NPERS];
+	/* -e verbose=: syscalls whose structures are printed as addresses */
+	struct trc_set noverbose[TRC_NPERS];
+	/* -e raw=: syscalls whose arguments are printed as raw hex */
+	struct trc_set raw[TRC_NPERS];
+	struct trc_fdset read_fds;  /* -e read=: fds whose data read is dumped */
+	struct trc_fdset write_fds; /* -e write=: fds whose data written is dumped */
 };
+
+/* -e quiet= (-q: attach and personality; -qq: and exit; -qqq: all) */
+#define TRC_QUIET_ATTACH	0x01 /* "Process N attached", "... detached" */
+#define TRC_QUIET_EXIT		0x02 /* "+++ exited with N +++" */
+#define TRC_QUIET_PERS		0x04 /* "[ Process PID=N runs in 32 bit mode. ]" */
+#define TRC_QUIET_THREAD_EXECVE 0x08 /* "+++ superseded by execve in pid N +++" */
+#define TRC_QUIET_SUPERSEDED	0x10 /* "--- SIGNAL ... superseded ---" */
+#define TRC_QUIET_PATH		0x20 /* -P's "Requested path ... resolved into ..." */
+#define TRC_QUIET_ALL		0x3f
 
 /* Defaults: strace with no options (everything traced, -s 32). */
 void trc_opts_init(struct trc_opts *o);
@@ -218,6 +260,24 @@ const char *trc_errno_name(int err);			/* "ENOENT"; NULL: unknown */
  */
 int trc_parse_trace(struct trc_opts *o, const char *spec, char *err, size_t errlen);
 int trc_parse_signals(struct trc_opts *o, const char *spec, char *err, size_t errlen);
+/*
+ * A syscall set in trc_parse_trace's syntax, into set[] (both
+ * personalities); invert: the complement (for abbrev= and verbose=, kept
+ * as the syscalls they leave out). 0, or -1 with a message in err.
+ */
+int trc_parse_set(struct trc_set set[TRC_NPERS], bool invert, const char *spec, char *err,
+		  size_t errlen);
+/* -e read=FDS, -e write=FDS: numbers, all, none, a leading ! for the complement. */
+int trc_parse_fds(struct trc_fdset *set, const char *spec, char *err, size_t errlen);
+/* -e quiet=SPEC: attach, exit, personality, thread-execve, superseded, path-resolution, all, none.
+ */
+int trc_parse_quiet(struct trc_opts *o, const char *spec, char *err, size_t errlen);
+
+/* Whether the syscall's structures are printed whole (-v), as addresses (-e verbose=), raw. */
+static inline bool trc_opt_in(const struct trc_set set[TRC_NPERS], enum trc_pers p, long nr)
+{
+	return nr >= 0 && trc_set_has(&set[p], (unsigned)nr);
+}
 
 /*
  * -P PATH: only syscalls with PATH as a path argument, or an fd argument

@@ -177,6 +177,8 @@ static void call_init(struct trc *t, struct trc_call *c, const struct trc_who *w
 	c->a = th->args;
 	c->aux = th->aux;
 	c->prev_nr = th->prev_nr;
+	c->abbrev = !trc_opt_in(t->o.noabbrev, th->pers, th->nr);
+	c->verbose = !trc_opt_in(t->o.noverbose, th->pers, th->nr);
 }
 
 /* Unknown numbers print as strace does: syscall_0x1b6(args...). */
@@ -206,6 +208,8 @@ static int run_decoder(struct trc_call *c, long nr)
 {
 	const struct trc_spec *sp = trc_spec_of(c->pers, nr);
 
+	if (trc_opt_in(c->o->raw, c->pers, nr)) /* -e raw= */
+		return c->exiting ? RV_HEX : decode_raw(c, sp ? sp->nargs : 6);
 	if (sp && sp->dec && (c->pers == TRC_PERS_64 || sp->any_pers))
 		return sp->dec(c);
 	if (c->exiting)
@@ -368,6 +372,7 @@ void trc_syscall_exit(struct trc *t, const struct trc_who *w, int64_t ret)
 	print_retval(&c, rv);
 	if (t->o.show_time)
 		print_elapsed(&t->post, &th->entry_ts, &w->ts);
+	trc_dump_io(&c, th->nr, &t->post);
 	if (th->staging) {
 		th->staging = false;
 		if (!(c.failed ? t->o.only_fail : t->o.only_ok))
@@ -438,7 +443,7 @@ void trc_exited(struct trc *t, const struct trc_who *w, int status)
 	struct trc_thr *th = thr_get(t, w->tid, true);
 
 	end_in_syscall(t, th, &w->ts);
-	if (t->o.count != TRC_COUNT_ONLY && t->o.quiet < 2) {
+	if (t->o.count != TRC_COUNT_ONLY && !(t->o.quiet & TRC_QUIET_EXIT)) {
 		buf_reset(&t->pre);
 		buf_printf(&t->pre, "+++ exited with %d +++", status);
 		note_line(t, w);

@@ -197,11 +197,43 @@ static void print_flock(struct trc_call *c, uint64_t addr)
 	buf_putc(c->b, '}');
 }
 
+static const struct xlat notify_flags[] = {
+	XV(DN_ACCESS), XV(DN_MODIFY), XV(DN_CREATE),	XV(DN_DELETE),
+	XV(DN_RENAME), XV(DN_ATTRIB), XV(DN_MULTISHOT), XEND,
+};
+
+static const struct xlat owner_types[] = {
+	XV(F_OWNER_TID),
+	XV(F_OWNER_PID),
+	XV(F_OWNER_PGRP),
+	XEND,
+};
+
+/* F_SETOWN_EX / F_GETOWN_EX: {type=F_OWNER_PID, pid=N} */
+static void print_owner_ex(struct trc_call *c, uint64_t addr)
+{
+	int32_t owner[2];
+
+	if (tp_failed(c) || tp_read_or_addr(c, addr, owner, sizeof(owner))) {
+		if (tp_failed(c))
+			tp_addr(c, addr);
+		return;
+	}
+	tp_str(c, "{type=");
+	tp_xval(c, owner_types, (uint32_t)owner[0], "F_OWNER_???");
+	tp_fmt(c, ", pid=%d}", owner[1]);
+}
+
 /* fcntl's answer: F_GETFD and F_GETFL come back as flags. */
 static int fcntl_exit(struct trc_call *c, unsigned cmd)
 {
 	struct buf tmp, *line = c->b;
 
+	if (cmd == F_GETOWN_EX) {
+		tp_sep(c);
+		print_owner_ex(c, c->a[2]);
+		return RV_DEC;
+	}
 	if (c->failed)
 		return RV_DEC;
 	switch (cmd) {
@@ -224,7 +256,13 @@ static int fcntl_exit(struct trc_call *c, unsigned cmd)
 		tp_to_auxstr(c, "seals ", seals, (uint64_t)c->ret);
 		return RV_HEX | RV_STR;
 	case F_GETSIG:
-		return RV_DEC;
+		if (!c->ret)
+			return RV_DEC;
+		c->auxstr = trc_signal_name((int)c->ret);
+		return RV_DEC | RV_STR;
+	case F_GETLEASE:
+		c->auxstr = xlat_name(lock_types, (uint64_t)c->ret);
+		return RV_HEX | RV_STR;
 	}
 	return RV_DEC;
 }
@@ -250,10 +288,29 @@ int trc_dec_fcntl(struct trc_call *c)
 	case F_GETFL:
 	case F_GET_SEALS:
 		return 0; /* the answer is decoded at exit */
-	case F_GETOWN:
 	case F_GETSIG:
 	case F_GETLEASE:
+	case F_GETOWN_EX:
+		return 0; /* the answer is decoded at exit */
+	case F_GETOWN:
 	case F_GETPIPE_SZ:
+		return RV_DECODED;
+	case F_SETOWN:
+	case F_SETPIPE_SZ:
+		tp_sep(c);
+		tp_int(c, c->a[2]);
+		return RV_DECODED;
+	case F_SETOWN_EX:
+		tp_sep(c);
+		print_owner_ex(c, c->a[2]);
+		return RV_DECODED;
+	case F_NOTIFY:
+		tp_sep(c);
+		tp_flags(c, notify_flags, c->a[2], "DN_???");
+		return RV_DECODED;
+	case F_SETLEASE:
+		tp_sep(c);
+		tp_xval(c, lock_types, c->a[2], "F_???");
 		return RV_DECODED;
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:

@@ -43,10 +43,13 @@ static const struct xlat open_flags[] = {
 };
 
 const struct xlat trc_at_flags[] = {
-	XV(AT_SYMLINK_NOFOLLOW), XV(AT_REMOVEDIR),
-	XV(AT_SYMLINK_FOLLOW),	 XV(AT_NO_AUTOMOUNT),
-	XV(AT_EMPTY_PATH),	 XV(AT_STATX_FORCE_SYNC),
-	XV(AT_STATX_DONT_SYNC),	 XEND,
+	XV(AT_SYMLINK_NOFOLLOW),
+	XV(AT_REMOVEDIR),
+	XV(AT_SYMLINK_FOLLOW),
+	XV(AT_NO_AUTOMOUNT),
+	XV(AT_EMPTY_PATH),
+	{0x8000, "AT_RECURSIVE"},
+	XEND,
 };
 
 static const struct xlat access_modes[] = {
@@ -57,11 +60,6 @@ static const struct xlat faccessat_flags[] = {
 	XV(AT_SYMLINK_NOFOLLOW),
 	XV(AT_EACCESS),
 	XV(AT_EMPTY_PATH),
-	XEND,
-};
-
-static const struct xlat unlinkat_flags[] = {
-	XV(AT_REMOVEDIR),
 	XEND,
 };
 
@@ -102,7 +100,7 @@ static void open_tail(struct trc_call *c, uint64_t flags, uint64_t mode)
 	tp_open_flags(c, flags);
 	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {
 		tp_sep(c);
-		tp_mode(c, mode & 07777);
+		tp_umode(c, mode);
 	}
 }
 
@@ -128,7 +126,7 @@ int trc_dec_creat(struct trc_call *c)
 {
 	tp_path(c, c->a[0]);
 	tp_sep(c);
-	tp_mode(c, c->a[1] & 07777);
+	tp_umode(c, c->a[1]);
 	return RV_DECODED | RV_FD;
 }
 
@@ -215,7 +213,7 @@ int trc_dec_unlinkat(struct trc_call *c)
 	tp_sep(c);
 	tp_path(c, c->a[1]);
 	tp_sep(c);
-	tp_flags(c, unlinkat_flags, (uint32_t)c->a[2], "AT_???");
+	tp_flags(c, trc_at_flags, (uint32_t)c->a[2], "AT_???");
 	return RV_DECODED;
 }
 
@@ -223,7 +221,7 @@ int trc_dec_mkdir(struct trc_call *c)
 {
 	tp_path(c, c->a[0]);
 	tp_sep(c);
-	tp_mode(c, c->a[1] & 07777);
+	tp_umode(c, c->a[1]);
 	return RV_DECODED;
 }
 
@@ -233,7 +231,7 @@ int trc_dec_mkdirat(struct trc_call *c)
 	tp_sep(c);
 	tp_path(c, c->a[1]);
 	tp_sep(c);
-	tp_mode(c, c->a[2] & 07777);
+	tp_umode(c, c->a[2]);
 	return RV_DECODED;
 }
 
@@ -285,7 +283,7 @@ int trc_dec_fchmod(struct trc_call *c)
 {
 	tp_fd(c, c->a[0]);
 	tp_sep(c);
-	tp_mode(c, c->a[1] & 07777);
+	tp_umode(c, c->a[1]);
 	return RV_DECODED;
 }
 
@@ -294,11 +292,20 @@ int trc_dec_fchmodat(struct trc_call *c)
 	return trc_dec_mkdirat(c);
 }
 
+/* A uid or gid: unsigned, but -1 (unchanged) as -1. */
+static void tp_id(struct trc_call *c, uint64_t id)
+{
+	if ((uint32_t)id == UINT32_MAX)
+		tp_str(c, "-1");
+	else
+		tp_udec(c, (uint32_t)id);
+}
+
 static void owner(struct trc_call *c, uint64_t uid, uint64_t gid)
 {
-	tp_int(c, uid);
+	tp_id(c, uid);
 	tp_sep(c);
-	tp_int(c, gid);
+	tp_id(c, gid);
 }
 
 int trc_dec_chown(struct trc_call *c)
@@ -358,18 +365,19 @@ int trc_dec_getcwd(struct trc_call *c)
 
 int trc_dec_mknod(struct trc_call *c)
 {
-	uint64_t mode = c->a[1];
+	uint16_t mode = (uint16_t)c->a[1]; /* the kernel's umode_t */
+	uint32_t dev = (uint32_t)c->a[2];
 
 	tp_path(c, c->a[0]);
 	tp_sep(c);
 	tp_mode(c, mode);
 	if (S_ISCHR(mode) || S_ISBLK(mode))
-		tp_fmt(c, ", makedev(%#x, %#x)", major(c->a[2]), minor(c->a[2]));
+		tp_fmt(c, ", makedev(%#x, %#x)", major(dev), minor(dev));
 	return RV_DECODED;
 }
 
 int trc_dec_umask(struct trc_call *c)
 {
-	tp_oct(c, c->a[0]);
+	tp_umode(c, c->a[0]);
 	return RV_DECODED | RV_OCT;
 }

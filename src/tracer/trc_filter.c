@@ -4,10 +4,12 @@
  * A set is a comma list; a leading "!" takes the complement of the whole
  * list. Syscall elements are names (of either personality), classes
  * (%file, or the old spelling "file"), "all" and "none"; "?" before an
- * element makes an unknown one silently ignored. The result is one bit
+ * element makes an unknown one silently ignored; "/REGEX" names every
+ * syscall whose name matches. The result is one bit
  * per syscall number and personality, so the caller can hand the engine
  * exactly the numbers to stop for. -P's paths are kept here too.
  */
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +44,7 @@ static int class_mask(const char *name, bool percent)
 	return -1;
 }
 
-static void set_class(struct trc_opts *o, unsigned mask)
+static void set_class(struct trc_set *set, unsigned mask)
 {
 	int p;
 	long nr;
@@ -52,12 +54,12 @@ static void set_class(struct trc_opts *o, unsigned mask)
 			const struct trc_spec *sp = trc_spec_of(p, nr);
 
 			if (sp && (sp->classes & mask))
-				trc_set_put(&o->trace[p], (unsigned)nr, true);
+				trc_set_put(&set[p], (unsigned)nr, true);
 		}
 	}
 }
 
-static bool set_name(struct trc_opts *o, const char *name)
+static bool set_name(struct trc_set *set, const char *name)
 {
 	bool found = false;
 	int p;
@@ -66,14 +68,36 @@ static bool set_name(struct trc_opts *o, const char *name)
 		long nr = trc_syscall_nr(p, name);
 
 		if (nr >= 0) {
-			trc_set_put(&o->trace[p], (unsigned)nr, true);
+			trc_set_put(&set[p], (unsigned)nr, true);
 			found = true;
 		}
 	}
 	return found;
 }
 
-static int trace_elem(struct trc_opts *o, const char *e, char *err, size_t errlen)
+/* "/REGEX": every syscall whose name matches (POSIX extended); -1 if it does not compile. */
+static int set_regex(struct trc_set *set, const char *re, bool *found)
+{
+	regex_t rx;
+	int p;
+
+	if (regcomp(&rx, re, REG_EXTENDED | REG_NOSUB))
+		return -1;
+	for (p = 0; p < TRC_NPERS; p++) {
+		for (long nr = 0; nr < trc_syscall_max(p); nr++) {
+			const char *name = trc_syscall_name(p, nr);
+
+			if (name && regexec(&rx, name, 0, NULL, 0) == 0) {
+				trc_set_put(&set[p], (unsigned)nr, true);
+				*found = true;
+			}
+		}
+	}
+	regfree(&rx);
+	return 0;
+}
+
+static int trace_elem(struct trc_set *set, const char *e, char *err, size_t errlen)
 {
 	bool optional = *e == '?';
 	int mask;
@@ -81,20 +105,32 @@ static int trace_elem(struct trc_opts *o, const char *e, char *err, size_t errle
 	if (optional)
 		e++;
 	if (strcmp(e, "all") == 0) {
-		memset(o->trace, 0xff, sizeof(o->trace));
+		memset(set, 0xff, sizeof(*set) * TRC_NPERS);
 		return 0;
 	}
 	if (strcmp(e, "none") == 0)
 		return 0;
+	if (*e == '/') {
+		bool found = false;
+
+		if (set_regex(set, e + 1, &found) < 0) {
+			snprintf(err, errlen, "invalid regular expression '%s'", e + 1);
+			return -1;
+		}
+		if (found || optional)
+			return 0;
+		snprintf(err, errlen, "invalid system call '%s'", e);
+		return -1;
+	}
 	if (*e == '%')
 		mask = class_mask(e + 1, true);
 	else
 		mask = class_mask(e, false);
 	if (mask >= 0) {
-		set_class(o, (unsigned)mask);
+		set_class(set, (unsigned)mask);
 		return 0;
 	}
-	if (set_name(o, e) || optional)
+	if (set_name(set, e) || optional)
 		return 0;
 	snprintf(err, errlen, "invalid system call '%s'", e);
 	return -1;
@@ -108,37 +144,139 @@ static void invert(struct trc_set *s)
 		s->bits[i] = ~s->bits[i];
 }
 
-int trc_parse_trace(struct trc_opts *o, const char *spec, char *err, size_t errlen)
+int trc_parse_set(struct trc_set set[TRC_NPERS], bool invert_all, const char *spec, char *err,
+		  size_t errlen)
 {
-	bool neg = *spec == '!';
+	bool neg = false;
 	char *copy, *tok, *save = NULL;
 	int rc = 0, p;
 
-	if (neg)
-		spec++;
-	memset(o->trace, 0, sizeof(o->trace));
+	for (; *spec == '!'; spec++) /* each ! takes the complement again */
+		neg = !neg;
+	memset(set, 0, sizeof(*set) * TRC_NPERS);
 	copy = strdup(spec);
 	if (!copy)
 		abort();
 	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
-		rc = trace_elem(o, tok, err, errlen);
+		rc = trace_elem(set, tok, err, errlen);
 	free(copy);
 	if (rc)
 		return -1;
-	if (neg)
+	if (neg != invert_all)
 		for (p = 0; p < TRC_NPERS; p++)
-			invert(&o->trace[p]);
+			invert(&set[p]);
 	return 0;
+}
+
+int trc_parse_trace(struct trc_opts *o, const char *spec, char *err, size_t errlen)
+{
+	return trc_parse_set(o->trace, false, spec, err, errlen);
+}
+
+/* An fd past the bitmap: one of the few named ones, unless "all" has them already. */
+static int add_big(struct trc_fdset *set, long fd)
+{
+	if (set->high)
+		return 0;
+	for (int i = 0; i < TRC_FDSET_BIG; i++) {
+		if (!set->big[i] || set->big[i] == (uint32_t)fd + 1) {
+			set->big[i] = (uint32_t)fd + 1;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int trc_parse_fds(struct trc_fdset *set, const char *spec, char *err, size_t errlen)
+{
+	bool neg = false;
+	char *copy, *tok, *save = NULL, *end;
+	int rc = 0;
+
+	for (; *spec == '!'; spec++) /* each ! takes the complement again */
+		neg = !neg;
+	memset(set, 0, sizeof(*set));
+	copy = strdup(spec);
+	if (!copy)
+		abort();
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long fd = strtol(tok, &end, 10);
+
+		if (!strcmp(tok, "all")) {
+			memset(set, 0, sizeof(*set));
+			memset(&set->low, 0xff, sizeof(set->low));
+			set->high = true;
+		} else if (strcmp(tok, "none")) {
+			if (end == tok || *end || fd < 0 || fd >= TRC_FD_MAX ||
+			    (fd >= TRC_SET_MAX && add_big(set, fd) < 0)) {
+				snprintf(err, errlen, "invalid descriptor '%s'", tok);
+				rc = -1;
+				break;
+			}
+			trc_set_put(&set->low, (unsigned)fd, true);
+		}
+	}
+	free(copy);
+	if (!rc && neg) {
+		invert(&set->low);
+		set->high = !set->high;
+	}
+	return rc;
+}
+
+static const struct {
+	const char *name;
+	unsigned bits;
+} quiet_names[] = {
+	{"attach", TRC_QUIET_ATTACH},
+	{"exit", TRC_QUIET_EXIT},
+	{"exits", TRC_QUIET_EXIT},
+	{"personality", TRC_QUIET_PERS},
+	{"thread-execve", TRC_QUIET_THREAD_EXECVE},
+	{"superseded", TRC_QUIET_SUPERSEDED},
+	{"path-resolution", TRC_QUIET_PATH},
+	{"all", TRC_QUIET_ALL},
+	{"none", 0},
+};
+
+int trc_parse_quiet(struct trc_opts *o, const char *spec, char *err, size_t errlen)
+{
+	bool neg = false;
+	char *copy, *tok, *save = NULL;
+	unsigned bits = 0;
+	int rc = 0;
+
+	for (; *spec == '!'; spec++) /* each ! takes the complement again */
+		neg = !neg;
+	copy = strdup(spec);
+	if (!copy)
+		abort();
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i, n = sizeof(quiet_names) / sizeof(quiet_names[0]);
+
+		for (i = 0; i < n && strcmp(tok, quiet_names[i].name); i++)
+			;
+		if (i == n) {
+			snprintf(err, errlen, "invalid quiet '%s'", tok);
+			rc = -1;
+			break;
+		}
+		bits |= quiet_names[i].bits;
+	}
+	free(copy);
+	if (!rc)
+		o->quiet = neg ? TRC_QUIET_ALL & ~bits : bits;
+	return rc;
 }
 
 int trc_parse_signals(struct trc_opts *o, const char *spec, char *err, size_t errlen)
 {
-	bool neg = *spec == '!';
+	bool neg = false;
 	char *copy, *tok, *save = NULL;
 	int rc = 0, sig;
 
-	if (neg)
-		spec++;
+	for (; *spec == '!'; spec++) /* each ! takes the complement again */
+		neg = !neg;
 	memset(&o->signals, 0, sizeof(o->signals));
 	copy = strdup(spec);
 	if (!copy)

@@ -57,6 +57,8 @@ struct trc_call {
 	uint64_t aux;	    /* kept from entry to exit for the decoder */
 	bool path_hit;	    /* -P: a path or fd argument named one of its paths */
 	long prev_nr;	    /* the thread's previous syscall (-1: none seen) */
+	bool abbrev;	    /* structures abbreviated (strace without -v) */
+	bool verbose;	    /* structures decoded (not -e verbose= leaving it out) */
 	const char *auxstr; /* with RV_STR */
 	char auxbuf[128];   /* room for a built auxstr */
 };
@@ -98,10 +100,12 @@ void tp_fmt(struct trc_call *c, const char *fmt, ...) __attribute__((format(prin
 void tp_addr(struct trc_call *c, uint64_t addr); /* NULL or 0x... */
 void tp_dec(struct trc_call *c, int64_t v);
 void tp_udec(struct trc_call *c, uint64_t v);
-void tp_hex(struct trc_call *c, uint64_t v);	 /* 0 or 0x... */
-void tp_oct(struct trc_call *c, uint64_t v);	 /* 0644 */
-void tp_int(struct trc_call *c, uint64_t arg);	 /* the argument as a C int */
-void tp_fd(struct trc_call *c, uint64_t arg);	 /* an fd, with -y path */
+void tp_hex(struct trc_call *c, uint64_t v);   /* 0 or 0x... */
+void tp_oct(struct trc_call *c, uint64_t v);   /* 0644 */
+void tp_int(struct trc_call *c, uint64_t arg); /* the argument as a C int */
+void tp_fd(struct trc_call *c, uint64_t arg);  /* an fd, with -y path */
+/* -P: whether fd is open on one of its paths, for fds a line may not print (cut by -s). */
+void tp_fd_match(struct trc_call *c, int fd);
 void tp_dirfd(struct trc_call *c, uint64_t arg); /* AT_FDCWD or an fd */
 /* A NUL-terminated path (PATH_MAX, not cut by -s). */
 void tp_path(struct trc_call *c, uint64_t addr);
@@ -123,8 +127,10 @@ void tp_xval(struct trc_call *c, const struct xlat *x, uint64_t val, const char 
 /* As tp_xval, unknown values in decimal. */
 void tp_xval_dec(struct trc_call *c, const struct xlat *x, uint64_t val, const char *dflt);
 const char *xlat_name(const struct xlat *x, uint64_t val);
-/* The mode bits of open/mkdir/chmod: 0644 (with S_IFMT names for mknod). */
+/* A file's mode with its type: S_IFREG|S_ISUID|0644 (mknod, stat). */
 void tp_mode(struct trc_call *c, uint64_t mode);
+/* The mode argument of open/creat/mkdir/chmod/umask: a 16-bit number in octal. */
+void tp_umode(struct trc_call *c, uint64_t arg);
 /* Read exactly len bytes: 0, or -1 (nothing printed). */
 int tp_read(struct trc_call *c, uint64_t addr, void *buf, size_t len);
 /* Read or print the address: 0 when buf holds the data, -1 when addr was printed. */
@@ -139,6 +145,9 @@ static inline bool tp_failed(const struct trc_call *c)
 }
 /* An "out" pointer at exit: address when the call failed, else the caller decodes. */
 bool tp_out_addr(struct trc_call *c, uint64_t addr);
+
+/* trc_dump.c: -e read=/write= dumps of nr's data, after the line (into b) */
+void trc_dump_io(struct trc_call *c, long nr, struct buf *b);
 
 /* trc_signal.c */
 void tp_signame(struct trc_call *c, uint64_t sig);

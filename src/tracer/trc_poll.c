@@ -7,6 +7,7 @@
  */
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 
@@ -48,14 +49,36 @@ int trc_dec_poll(struct trc_call *c)
 	struct buf tmp, *line = c->b;
 
 	if (!c->exiting) {
-		if (n > 64 || tp_read(c, c->a[0], fds, n * sizeof(fds[0]))) {
+		for (i = 0; c->o->paths[0] && i < n && i < 1024; i++) { /* -P: every fd counts */
+			struct pollfd one;
+
+			if (tp_read(c, c->a[0] + i * sizeof(one), &one, sizeof(one)))
+				break;
+			tp_fd_match(c, one.fd);
+		}
+		if (n > 64 || (n && tp_read(c, c->a[0], fds, sizeof(fds[0])))) {
 			tp_addr(c, c->a[0]);
 		} else {
 			buf_putc(c->b, '[');
 			for (i = 0; i < n; i++) {
+				uint64_t at = c->a[0] + i * sizeof(fds[0]);
+
 				if (i)
 					tp_sep(c);
-				tp_fmt(c, "{fd=%d, events=", fds[i].fd);
+				if (tp_read(c, at, &fds[i], sizeof(fds[i]))) {
+					tp_str(c, "... /* "); /* as strace: the part that could be
+								 read */
+					tp_addr(c, at);
+					tp_str(c, " */");
+					break;
+				}
+				if (c->abbrev && i >= c->o->strsize) { /* -s cuts arrays too */
+					tp_str(c, "...");
+					break;
+				}
+				tp_str(c, "{fd=");
+				tp_fd(c, (uint64_t)(int64_t)fds[i].fd); /* -y, and -P looks here */
+				tp_str(c, ", events=");
 				tp_flags(c, poll_events, (uint16_t)fds[i].events, "POLL???");
 				buf_putc(c->b, '}');
 			}
@@ -80,7 +103,13 @@ int trc_dec_poll(struct trc_call *c)
 			continue;
 		if (shown++)
 			tp_sep(c);
-		tp_fmt(c, "{fd=%d, revents=", fds[i].fd);
+		if (c->abbrev && shown > c->o->strsize) {
+			tp_str(c, "...");
+			break;
+		}
+		tp_str(c, "{fd=");
+		tp_fd(c, (uint64_t)(int64_t)fds[i].fd);
+		tp_str(c, ", revents=");
 		tp_flags(c, poll_events, (uint16_t)fds[i].revents, "POLL???");
 		buf_putc(c->b, '}');
 	}
@@ -92,30 +121,68 @@ int trc_dec_poll(struct trc_call *c)
 	return RV_DEC | RV_STR;
 }
 
+/* As the kernel and strace: nfds is an int, negative is none, and at most 2^20 bits. */
+static int clamp_nfds(uint64_t arg)
+{
+	int nfds = (int)arg;
+
+	return nfds < 0 ? 0 : nfds > 1 << 20 ? 1 << 20 : nfds;
+}
+
+/* The fd_set of nfds bits at addr, in words; NULL when it cannot be read (or nfds is 0). */
+static uint8_t *read_fdset(struct trc_call *c, uint64_t addr, int nfds)
+{
+	size_t ws = tp_wordsize(c), len = (((size_t)nfds + 7) / 8 + ws - 1) / ws * ws;
+	uint8_t *bits;
+
+	if (!addr || !len)
+		return NULL;
+	bits = malloc(len);
+	if (bits && tp_read(c, addr, bits, len)) {
+		free(bits);
+		bits = NULL;
+	}
+	return bits;
+}
+
 /* An fd_set of nfds bits at addr: [3 4], or NULL. */
 static void print_fdset(struct trc_call *c, uint64_t addr, int nfds)
 {
-	uint8_t bits[128];
-	size_t len = nfds > 0 ? ((size_t)nfds + 63) / 64 * 8 : 0;
-	int i;
+	uint8_t *bits;
 	char sep = '[';
 
 	if (!addr) {
 		tp_str(c, "NULL");
 		return;
 	}
-	if (len > sizeof(bits) || tp_read_or_addr(c, addr, bits, len))
+	bits = read_fdset(c, addr, nfds);
+	if (!bits) {
+		tp_addr(c, addr);
 		return;
-	for (i = 0; i < nfds; i++) {
+	}
+	for (int i = 0; i < nfds; i++) {
 		if (!(bits[i / 8] >> (i % 8) & 1))
 			continue;
 		buf_putc(c->b, sep);
 		sep = ' ';
-		tp_fmt(c, "%d", i);
+		tp_fd(c, (uint64_t)i);
 	}
+	free(bits);
 	if (sep == '[')
 		buf_putc(c->b, '[');
 	buf_putc(c->b, ']');
+}
+
+/* Whether the fd_set at addr has no fd below nfds (or cannot be read): not shown at exit. */
+static bool fdset_empty(struct trc_call *c, uint64_t addr, int nfds)
+{
+	uint8_t *bits = read_fdset(c, addr, nfds);
+	bool empty = true;
+
+	for (int i = 0; bits && i < nfds && empty; i++)
+		empty = !(bits[i / 8] >> (i % 8) & 1);
+	free(bits);
+	return empty;
 }
 
 static void print_timeout(struct trc_call *c, uint64_t addr, bool ts)
@@ -150,7 +217,7 @@ static void print_sigmask_arg(struct trc_call *c, uint64_t addr)
 /* select and pselect6 (ts: a timespec timeout, and a sigmask argument). */
 static int decode_select(struct trc_call *c, bool ts)
 {
-	int nfds = (int)c->a[0], i;
+	int nfds = clamp_nfds(c->a[0]), i;
 	static const char *const names[] = {"in", "out", "except"};
 	struct buf tmp, *line = c->b;
 	bool any = false;
@@ -178,7 +245,7 @@ static int decode_select(struct trc_call *c, bool ts)
 	buf_init(&tmp);
 	c->b = &tmp;
 	for (i = 1; i <= 3; i++) {
-		if (!c->a[i])
+		if (fdset_empty(c, c->a[i], nfds))
 			continue;
 		tp_fmt(c, "%s%s ", any ? ", " : "", names[i - 1]);
 		print_fdset(c, c->a[i], nfds);
@@ -189,7 +256,7 @@ static int decode_select(struct trc_call *c, bool ts)
 		print_timeout(c, c->a[4], ts);
 	}
 	c->b = line;
-	snprintf(c->auxbuf, sizeof(c->auxbuf), "%s", tmp.data);
+	snprintf(c->auxbuf, sizeof(c->auxbuf), "%s", tmp.data ? tmp.data : "");
 	c->auxstr = c->auxbuf;
 	buf_free(&tmp);
 	return RV_DEC | RV_STR;

@@ -83,6 +83,11 @@ void tp_oct(struct trc_call *c, uint64_t v)
 	tp_fmt(c, "%#03llo", (unsigned long long)v);
 }
 
+void tp_umode(struct trc_call *c, uint64_t arg)
+{
+	tp_oct(c, (uint16_t)arg);
+}
+
 void tp_int(struct trc_call *c, uint64_t arg)
 {
 	tp_fmt(c, "%d", (int)arg);
@@ -128,6 +133,15 @@ static void tp_fd_path(struct trc_call *c, int fd)
 			buf_putc(c->b, ch);
 	}
 	buf_putc(c->b, '>');
+}
+
+void tp_fd_match(struct trc_call *c, int fd)
+{
+	char path[PATH_MAX];
+
+	if (c->o->paths[0] && !c->path_hit && fd >= 0 && c->rd->fd_path &&
+	    c->rd->fd_path(c->rd->ctx, fd, path, sizeof(path)) == 0 && trc_path_wanted(c->o, path))
+		c->path_hit = true;
 }
 
 void tp_fd(struct trc_call *c, uint64_t arg)
@@ -342,7 +356,9 @@ void tp_iov(struct trc_call *c, uint64_t addr, uint64_t n, uint64_t limit, bool 
 	for (i = 0; i < n; i++) {
 		if (tp_read_word(c, addr + i * 2 * ws, &base) ||
 		    tp_read_word(c, addr + i * 2 * ws + ws, &len)) {
-			tp_str(c, i ? ", ..." : "...");
+			tp_fmt(c, "%s... /* ", i ? ", " : "");
+			tp_addr(c, addr + i * 2 * ws);
+			tp_str(c, " */");
 			break;
 		}
 		if (i)
@@ -433,8 +449,14 @@ static const struct xlat mode_fmt[] = {
 
 void tp_mode(struct trc_call *c, uint64_t mode)
 {
-	const char *fmt = xlat_name(mode_fmt, mode & S_IFMT);
+	const char *fmt;
 
+	mode = (uint32_t)mode;
+	fmt = xlat_name(mode_fmt, mode & S_IFMT);
+	if ((mode & S_IFMT) && !fmt) { /* no such file type: all in octal */
+		tp_oct(c, mode);
+		return;
+	}
 	if (fmt) {
 		tp_str(c, fmt);
 		buf_putc(c->b, '|');

@@ -171,8 +171,9 @@ static void print_argv(struct trc_call *c, uint64_t addr)
 				tp_addr(c, addr);
 				return;
 			}
-			tp_str(c, ", ");
+			tp_str(c, ", ... /* ");
 			tp_addr(c, addr + i * ws);
+			tp_str(c, " */");
 			break;
 		}
 		if (!p)
@@ -180,7 +181,7 @@ static void print_argv(struct trc_call *c, uint64_t addr)
 		buf_putc(c->b, i ? ',' : '[');
 		if (i)
 			buf_putc(c->b, ' ');
-		if (i >= c->o->strsize) {
+		if (c->abbrev && i >= c->o->strsize) {
 			tp_str(c, "...");
 			break;
 		}
@@ -196,6 +197,10 @@ static void print_envp(struct trc_call *c, uint64_t addr)
 	size_t ws = tp_wordsize(c);
 	uint64_t p, n = 0;
 
+	if (!c->abbrev) { /* -v: the strings, as argv's */
+		print_argv(c, addr);
+		return;
+	}
 	tp_addr(c, addr);
 	if (!addr)
 		return;
@@ -221,8 +226,8 @@ int trc_dec_exit(struct trc_call *c)
 }
 
 static const struct xlat wait_options[] = {
-	XV(WNOHANG),	 XV(WUNTRACED), XV(WEXITED),  XV(WCONTINUED), XV(WNOWAIT),
-	XV(__WNOTHREAD), XV(__WALL),	XV(__WCLONE), XEND,
+	XV(WNOHANG),	 XV(WSTOPPED), XV(WEXITED),  XV(WCONTINUED), XV(WNOWAIT),
+	XV(__WNOTHREAD), XV(__WALL),   XV(__WCLONE), XEND,
 };
 
 static void print_status(struct trc_call *c, int s)
@@ -247,6 +252,31 @@ static void print_status(struct trc_call *c, int s)
 	buf_puts(c->b, "}]");
 }
 
+/* The times; with -v every counter too. x86-64 layout (i386 prints the address). */
+static void print_rusage(struct trc_call *c, uint64_t addr)
+{
+	static const char *const names[] = {
+		"ru_maxrss", "ru_ixrss",    "ru_idrss",	  "ru_isrss",	"ru_minflt",
+		"ru_majflt", "ru_nswap",    "ru_inblock", "ru_oublock", "ru_msgsnd",
+		"ru_msgrcv", "ru_nsignals", "ru_nvcsw",	  "ru_nivcsw",
+	};
+	int64_t ru[4 + 14];
+
+	if (!addr || c->pers != TRC_PERS_64 || tp_read(c, addr, ru, sizeof(ru))) {
+		tp_addr(c, addr);
+		return;
+	}
+	tp_fmt(c, "{ru_utime={tv_sec=%lld, tv_usec=%lld}, ru_stime={tv_sec=%lld, tv_usec=%lld}",
+	       (long long)ru[0], (long long)ru[1], (long long)ru[2], (long long)ru[3]);
+	if (c->abbrev) {
+		tp_str(c, ", ...}");
+		return;
+	}
+	for (size_t i = 0; i < 14; i++)
+		tp_fmt(c, ", %s=%llu", names[i], (unsigned long long)ru[4 + i]);
+	buf_putc(c->b, '}');
+}
+
 int trc_dec_wait4(struct trc_call *c)
 {
 	int status;
@@ -265,7 +295,10 @@ int trc_dec_wait4(struct trc_call *c)
 	tp_sep(c);
 	tp_flags(c, wait_options, (uint32_t)c->a[2], "W???");
 	tp_sep(c);
-	tp_addr(c, c->a[3]);
+	if (c->ret > 0)
+		print_rusage(c, c->a[3]);
+	else
+		tp_addr(c, c->a[3]);
 	return RV_DEC;
 }
 

@@ -267,16 +267,18 @@ static void print_kernel_info(struct trc_call *c, const siginfo_t *si)
 		tp_str(c, ", si_addr=");
 		tp_addr(c, (uint64_t)(uintptr_t)si->si_addr);
 		break;
-	case SIGIO:
-		tp_fmt(c, ", si_band=%ld, si_fd=%d", si->si_band, si->si_fd);
+	case SIGIO: /* the band and fd only with a POLL_ code */
+		if (si->si_code >= POLL_IN && si->si_code <= POLL_HUP)
+			tp_fmt(c, ", si_band=%ld, si_fd=%d", si->si_band, si->si_fd);
 		break;
 	case SIGSYS:
 		tp_str(c, ", si_call_addr=");
 		tp_addr(c, (uint64_t)(uintptr_t)si->si_call_addr);
 		tp_fmt(c, ", si_syscall=%d, si_arch=%#x", si->si_syscall, si->si_arch);
 		break;
-	default:
-		print_source(c, si);
+	default: /* SI_KERNEL and the like: a sender only when there is one */
+		if (si->si_pid || si->si_uid)
+			print_source(c, si);
 		if (si->si_ptr)
 			print_sigval(c, si);
 	}

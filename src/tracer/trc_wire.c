@@ -1,20 +1,22 @@
 /*
  * trc_wire.c: struct trc_wire to text and back (see trc_wire.h).
  *
- * "v=5;s=32;a=40;t=0;T=0;y=0;x=0;r=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;t64=HEX;t32=HEX;sig=HEX;P=HEX":
+ * "v=6;s=32;a=40;t=0;T=0;y=0;x=0;r=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;rdh=0;wrh=0;rd0=0;...;wr3=0;t64=HEX;t32=HEX;sig=HEX;
+ * nab64=HEX;nab32=HEX;nvb64=HEX;nvb32=HEX;raw64=HEX;raw32=HEX;rd=HEX;wr=HEX;P=HEX":
  * numbers in decimal, sets as their 64-bit words in hex, most significant
  * digit first, word 0 first; P, -P's paths, as their bytes in hex, each
  * path with its NUL. Every key must be there exactly as the
  * version says: a daemon and a ustrace that disagree fail loudly rather
  * than trace with half the options.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trc_wire.h"
 
-#define WIRE_VERSION 5
+#define WIRE_VERSION 6
 #define SET_WORDS    (TRC_SET_MAX / 64)
 #define SET_HEX	     (SET_WORDS * 16)
 
@@ -39,8 +41,14 @@ enum {
 	N_WALL,
 	N_PFX,
 	N_FOLLOW,
-	N_NUMS
+	N_RDHIGH,
+	N_WRHIGH,
+	N_RDBIG,
+	N_WRBIG = N_RDBIG + TRC_FDSET_BIG,
+	N_NUMS = N_WRBIG + TRC_FDSET_BIG
 };
+
+_Static_assert(TRC_FDSET_BIG == 4, "one key per named big fd below");
 
 static const struct wire_num nums[N_NUMS] = {
 	[N_STR] = {"s", 1u << 20},
@@ -52,11 +60,21 @@ static const struct wire_num nums[N_NUMS] = {
 	[N_REL] = {"r", 1},
 	[N_OK] = {"z", 1},
 	[N_FAIL] = {"Z", 1},
-	[N_QUIET] = {"q", 2},
+	[N_QUIET] = {"q", TRC_QUIET_ALL},
 	[N_COUNT] = {"c", TRC_COUNT_TOO},
 	[N_WALL] = {"w", 1},
 	[N_PFX] = {"p", TRC_PFX_PLAIN},
 	[N_FOLLOW] = {"f", 1},
+	[N_RDHIGH] = {"rdh", 1},
+	[N_WRHIGH] = {"wrh", 1},
+	[N_RDBIG] = {"rd0", TRC_FD_MAX},
+	[N_RDBIG + 1] = {"rd1", TRC_FD_MAX},
+	[N_RDBIG + 2] = {"rd2", TRC_FD_MAX},
+	[N_RDBIG + 3] = {"rd3", TRC_FD_MAX},
+	[N_WRBIG] = {"wr0", TRC_FD_MAX},
+	[N_WRBIG + 1] = {"wr1", TRC_FD_MAX},
+	[N_WRBIG + 2] = {"wr2", TRC_FD_MAX},
+	[N_WRBIG + 3] = {"wr3", TRC_FD_MAX},
 };
 
 static void get_nums(const struct trc_wire *w, unsigned v[N_NUMS])
@@ -75,6 +93,12 @@ static void get_nums(const struct trc_wire *w, unsigned v[N_NUMS])
 	v[N_WALL] = w->o.count_wall;
 	v[N_PFX] = w->o.pfx;
 	v[N_FOLLOW] = w->follow;
+	v[N_RDHIGH] = w->o.read_fds.high;
+	v[N_WRHIGH] = w->o.write_fds.high;
+	for (int i = 0; i < TRC_FDSET_BIG; i++) {
+		v[N_RDBIG + i] = w->o.read_fds.big[i];
+		v[N_WRBIG + i] = w->o.write_fds.big[i];
+	}
 }
 
 static void put_nums(struct trc_wire *w, const unsigned v[N_NUMS])
@@ -88,12 +112,34 @@ static void put_nums(struct trc_wire *w, const unsigned v[N_NUMS])
 	w->o.relative = v[N_REL];
 	w->o.only_ok = v[N_OK];
 	w->o.only_fail = v[N_FAIL];
-	w->o.quiet = (int)v[N_QUIET];
+	w->o.quiet = v[N_QUIET];
 	w->o.count = (enum trc_count)v[N_COUNT];
 	w->o.count_wall = v[N_WALL];
 	w->o.pfx = (enum trc_pfx)v[N_PFX];
 	w->follow = v[N_FOLLOW];
+	w->o.read_fds.high = v[N_RDHIGH];
+	w->o.write_fds.high = v[N_WRHIGH];
+	for (int i = 0; i < TRC_FDSET_BIG; i++) {
+		w->o.read_fds.big[i] = v[N_RDBIG + i];
+		w->o.write_fds.big[i] = v[N_WRBIG + i];
+	}
 }
+
+/* The per-syscall sets after signals, in their order on the wire. */
+#define N_SETS 8
+static const struct {
+	const char *key;
+	size_t off; /* in struct trc_opts */
+} more_sets[N_SETS] = {
+	{"nab64", offsetof(struct trc_opts, noabbrev[TRC_PERS_64])},
+	{"nab32", offsetof(struct trc_opts, noabbrev[TRC_PERS_32])},
+	{"nvb64", offsetof(struct trc_opts, noverbose[TRC_PERS_64])},
+	{"nvb32", offsetof(struct trc_opts, noverbose[TRC_PERS_32])},
+	{"raw64", offsetof(struct trc_opts, raw[TRC_PERS_64])},
+	{"raw32", offsetof(struct trc_opts, raw[TRC_PERS_32])},
+	{"rd", offsetof(struct trc_opts, read_fds.low)},
+	{"wr", offsetof(struct trc_opts, write_fds.low)},
+};
 
 static int put_set(char *out, size_t room, const char *key, const struct trc_set *set)
 {
@@ -133,6 +179,9 @@ int trc_wire_encode(const struct trc_wire *w, char *out, size_t outlen)
 		len += (size_t)put_set(out + len, outlen - len, "t32", &w->o.trace[TRC_PERS_32]);
 	if (len < outlen)
 		len += (size_t)put_set(out + len, outlen - len, "sig", &w->o.signals);
+	for (int i = 0; i < N_SETS && len < outlen; i++)
+		len += (size_t)put_set(out + len, outlen - len, more_sets[i].key,
+				       (const void *)((const char *)&w->o + more_sets[i].off));
 	if (len < outlen)
 		len += (size_t)put_paths(out + len, outlen - len, &w->o);
 	return len < outlen ? (int)len : -1;
@@ -242,8 +291,13 @@ int trc_wire_decode(struct trc_wire *w, const char *s, size_t len)
 	put_nums(w, v);
 	if (get_set(&p, end, "t64", &w->o.trace[TRC_PERS_64]) < 0 ||
 	    get_set(&p, end, "t32", &w->o.trace[TRC_PERS_32]) < 0 ||
-	    get_set(&p, end, "sig", &w->o.signals) < 0 || get_paths(&p, end, w->o.paths) < 0 ||
-	    p != end)
+	    get_set(&p, end, "sig", &w->o.signals) < 0)
+		return -1;
+	for (int i = 0; i < N_SETS; i++)
+		if (get_set(&p, end, more_sets[i].key, (void *)((char *)&w->o + more_sets[i].off)) <
+		    0)
+			return -1;
+	if (get_paths(&p, end, w->o.paths) < 0 || p != end)
 		return -1;
 	return 0;
 }

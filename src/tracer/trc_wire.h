@@ -19,8 +19,8 @@
 
 #include "trc.h"
 
-/* Longest encoding (three sets of TRC_SET_MAX bits and -P's paths in hex, and the rest). */
-#define TRC_WIRE_MAX 2048
+/* Longest encoding (eleven sets of TRC_SET_MAX bits and -P's paths in hex, and the rest). */
+#define TRC_WIRE_MAX 4096
 
 struct trc_wire {
 	struct trc_opts o;

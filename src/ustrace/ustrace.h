@@ -33,7 +33,6 @@ struct ust_opts {
 	bool follow;	     /* -f */
 	bool split;	     /* -ff with -o: FILE.TID for each task */
 	bool seccomp;	     /* --seccomp-bpf */
-	int quiet;	     /* -q 1, -qq 2 */
 	const char *outfile; /* -o */
 };
 

@@ -19,6 +19,8 @@ enum {
 	OPT_HEX,
 	OPT_RELATIVE,
 	OPT_SPLIT,
+	OPT_NOABBREV,
+	OPT_QUIET_LONG,
 };
 
 static const struct option longopts[] = {
@@ -35,7 +37,10 @@ static const struct option longopts[] = {
 	{"attach", required_argument, NULL, 'p'},
 	{"string-limit", required_argument, NULL, 's'},
 	{"columns", required_argument, NULL, 'a'},
-	{"quiet", optional_argument, NULL, 'q'},
+	{"quiet", optional_argument, NULL, OPT_QUIET_LONG},
+	{"silent", optional_argument, NULL, OPT_QUIET_LONG},
+	{"no-abbrev", no_argument, NULL, OPT_NOABBREV},
+	{"interruptible", required_argument, NULL, 'I'},
 	{"successful-only", no_argument, NULL, 'z'},
 	{"failed-only", no_argument, NULL, 'Z'},
 	{"decode-fds", optional_argument, NULL, 'y'},
@@ -115,6 +120,40 @@ static int parse_uint(const char *arg, unsigned *out, char opt, char *err, size_
 	return 0;
 }
 
+/* -e status=SET: which results are shown (-z successful, -Z failed). */
+static int parse_status(struct ust_opts *o, const char *spec, char *err, size_t errlen)
+{
+	bool neg = *spec == '!', ok = false, fail = false;
+	char buf[128], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", spec + neg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "successful"))
+			ok = true;
+		else if (!strcmp(tok, "failed"))
+			fail = true;
+		else if (!strcmp(tok, "all"))
+			ok = fail = true;
+		else if (strcmp(tok, "none")) {
+			snprintf(err, errlen,
+				 "unsupported status '%s' (ustrace has successful, failed)", tok);
+			return -1;
+		}
+	}
+	if (neg) {
+		ok = !ok;
+		fail = !fail;
+	}
+	o->trc.only_ok = ok && !fail;
+	o->trc.only_fail = fail && !ok;
+	return 0;
+}
+
+static bool key_is(const char *e, size_t klen, const char *key)
+{
+	return strlen(key) == klen && !strncmp(e, key, klen);
+}
+
 /* -e QUALIFIER=SET, or -e SET (trace). */
 static int parse_expr(struct ust_opts *o, const char *e, char *err, size_t errlen)
 {
@@ -123,13 +162,26 @@ static int parse_expr(struct ust_opts *o, const char *e, char *err, size_t errle
 
 	if (!eq)
 		return trc_parse_trace(&o->trc, e, err, errlen);
-	if ((klen == 5 && !strncmp(e, "trace", 5)) || (klen == 1 && e[0] == 't'))
+	if (key_is(e, klen, "trace") || key_is(e, klen, "t"))
 		return trc_parse_trace(&o->trc, eq + 1, err, errlen);
-	if ((klen == 6 && !strncmp(e, "signal", 6)) || (klen == 7 && !strncmp(e, "signals", 7)) ||
-	    (klen == 1 && e[0] == 's'))
+	if (key_is(e, klen, "signal") || key_is(e, klen, "signals") || key_is(e, klen, "s"))
 		return trc_parse_signals(&o->trc, eq + 1, err, errlen);
-	snprintf(err, errlen, "unsupported qualifier '%.*s' (ustrace has trace= and signal=)",
-		 (int)klen, e);
+	if (key_is(e, klen, "abbrev") || key_is(e, klen, "a"))
+		return trc_parse_set(o->trc.noabbrev, true, eq + 1, err, errlen);
+	if (key_is(e, klen, "verbose") || key_is(e, klen, "v"))
+		return trc_parse_set(o->trc.noverbose, true, eq + 1, err, errlen);
+	if (key_is(e, klen, "raw") || key_is(e, klen, "x"))
+		return trc_parse_set(o->trc.raw, false, eq + 1, err, errlen);
+	if (key_is(e, klen, "quiet") || key_is(e, klen, "silent") || key_is(e, klen, "silence") ||
+	    key_is(e, klen, "q"))
+		return trc_parse_quiet(&o->trc, eq + 1, err, errlen);
+	if (key_is(e, klen, "read") || key_is(e, klen, "r"))
+		return trc_parse_fds(&o->trc.read_fds, eq + 1, err, errlen);
+	if (key_is(e, klen, "write") || key_is(e, klen, "w"))
+		return trc_parse_fds(&o->trc.write_fds, eq + 1, err, errlen);
+	if (key_is(e, klen, "status"))
+		return parse_status(o, eq + 1, err, errlen);
+	snprintf(err, errlen, "unsupported qualifier '%.*s'", (int)klen, e);
 	return -1;
 }
 
@@ -199,9 +251,28 @@ static int parse_one(struct ust_opts *o, int c, const char *arg, int *tcount, ch
 	case 'P':
 		return trc_add_path(&o->trc, arg, err, errlen);
 	case 'q':
-		/* -qqq and more are -qq: nothing more to leave out, and a daemon takes no more */
-		if (o->quiet < 2)
-			o->quiet++;
+		/* -q: attach and personality messages; -qq: exit lines too; -qqq: all */
+		o->trc.quiet = o->trc.quiet & TRC_QUIET_EXIT ? TRC_QUIET_ALL
+			       : o->trc.quiet		     ? o->trc.quiet | TRC_QUIET_EXIT
+							     : TRC_QUIET_ATTACH | TRC_QUIET_PERS;
+		return 0;
+	case OPT_QUIET_LONG:
+		if (!arg)
+			return parse_one(o, 'q', NULL, tcount, err, errlen);
+		return trc_parse_quiet(&o->trc, arg, err, errlen);
+	case 'v':
+	case OPT_NOABBREV:
+		memset(o->trc.noabbrev, 0xff, sizeof(o->trc.noabbrev));
+		return 0;
+	case 'I':
+		/* ustrace's own ^C handling is -I2's; the other levels change nothing it prints */
+		if (!strcmp(arg, "anywhere") || !strcmp(arg, "always") || !strcmp(arg, "waiting") ||
+		    !strcmp(arg, "never") || !strcmp(arg, "never_tstp"))
+			return 0;
+		if (!arg[0] || arg[1] || arg[0] < '1' || arg[0] > '4') {
+			snprintf(err, errlen, "invalid -I argument: '%s'", arg);
+			return -1;
+		}
 		return 0;
 	case 'r':
 	case OPT_RELATIVE:
@@ -251,7 +322,7 @@ int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errle
 	trc_opts_init(&o->trc);
 	optind = 0; /* full reset: ust_parse may run more than once (tests) */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+a:cCe:fFho:p:P:qrs:tTVwxyzZ", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "+a:cCe:fFhI:o:p:P:qrs:tTvVwxyzZ", longopts, NULL)) !=
 	       -1) {
 		if (c == '?' || c == ':') {
 			snprintf(err, errlen, "invalid option -- '%s'",
@@ -262,7 +333,6 @@ int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errle
 			return -1;
 	}
 	o->trc.tstamp = tcount > 3 ? 3 : tcount;
-	o->trc.quiet = o->quiet;
 	if (o->action != UST_RUN)
 		return 0;
 	if (optind < argc)

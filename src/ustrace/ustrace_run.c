@@ -65,6 +65,7 @@ struct ust {
 	size_t nprocs;
 	size_t alive;
 	int status;		 /* the launched program's: exit code, or 0x100 | signal */
+	int quit;		 /* the signal that made us leave (^C, SIGTERM...), or 0 */
 	bool seccomp;		 /* --seccomp-bpf asked and possible (seccomp_wanted) */
 	struct engine_kids kids; /* -f: fork children (alive counts them) */
 };
@@ -155,7 +156,7 @@ static void on_event(void *ctx, const struct engine_event *ev)
 		break;
 	case ENGINE_EV_THREAD_NEW:
 		trc_thread_new(u->trc, ev->tid);
-		if (!u->o->quiet)
+		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
 			fprintf(stderr, "ustrace: Process %d attached\n", (int)ev->tid);
 		break;
 	}
@@ -375,7 +376,7 @@ static int start_attach(struct ust *u)
 			trc_thread_new(u->trc, up->pid);
 		u->nprocs++;
 		u->alive++;
-		if (!u->o->quiet)
+		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
 			fprintf(stderr, "ustrace: Process %d attached\n", (int)up->pid);
 		if (up->e)
 			attach_signals(up);
@@ -393,7 +394,7 @@ static void join_gone(struct ust_proc *up)
 	int st = ust_join_status(up->j);
 
 	trc_stream_end(up->rx, &up->u->sink);
-	if (st < 0 && !up->gone && !up->u->o->quiet)
+	if (st < 0 && !up->gone && !(up->u->o->trc.quiet & TRC_QUIET_ATTACH))
 		fprintf(stderr, "ustrace: Process %d detached (utraced went away)\n", (int)up->pid);
 	proc_gone(up, st >= 0 && (st & 0x100), st < 0 ? 0 : st & 0xff);
 }
@@ -418,7 +419,7 @@ static void detach_all(struct ust *u, int sig)
 
 		if (up->e && !up->gone && engine_seccomp(up->e))
 			kill(up->pid, sig);
-		if (!up->gone && !u->o->quiet)
+		if (!up->gone && !(u->o->trc.quiet & TRC_QUIET_ATTACH))
 			fprintf(stderr, "ustrace: Process %d detached\n", (int)up->pid);
 		if (up->e)
 			engine_detach(up->e);
@@ -428,11 +429,12 @@ static void detach_all(struct ust *u, int sig)
 	for (i = 0; i < u->kids.n; i++) {
 		if (engine_seccomp(u->kids.v[i].e))
 			kill(u->kids.v[i].pid, sig);
-		if (!u->o->quiet)
+		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
 			fprintf(stderr, "ustrace: Process %d detached\n", (int)u->kids.v[i].pid);
 	}
 	engine_kids_leave(&u->kids);
 	u->alive = 0;
+	u->quit = sig;
 }
 
 /* A process our own engine traces is alive: it waits for us at each event. */
@@ -539,6 +541,19 @@ static void loop(struct ust *u, int sigfd, const sigset_t *quit)
 	}
 }
 
+/* Whatever our caller blocked or ignored: sig's default action, now. */
+static int die_of(int sig)
+{
+	sigset_t one;
+
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	raise(sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	return 128 + sig;
+}
+
 static int finish(struct ust *u)
 {
 	size_t i;
@@ -557,11 +572,11 @@ static int finish(struct ust *u)
 	if (getenv("USTRACE_STATS"))
 		fprintf(stderr, "ustrace: %lu ptrace stops\n", tracer_stops(u->t));
 	tracer_free(u->t);
-	if (st & 0x100) { /* killed: die the same way, as strace does */
-		signal(st & 0xff, SIG_DFL);
-		raise(st & 0xff);
-		return 128 + (st & 0xff);
-	}
+	/* left at a signal, or the program was killed: die of it, as strace does */
+	if (u->quit)
+		return die_of(u->quit);
+	if (st & 0x100)
+		return die_of(st & 0xff);
 	return st;
 }
 

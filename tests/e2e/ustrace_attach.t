@@ -19,7 +19,7 @@ ok 'the read shows the data fed' wait_until file_has "$OUT" '^read\(0, "h", 1\) 
 is "$(tracer_of "$READER_PID")" "$UPID" 'ustrace is the tracer'
 kill -INT "$UPID"
 ok 'ustrace ends on SIGINT' wait_exit "$UPID"
-is "$EXIT_STATUS" 0 'exit status 0 after a detach'
+is "$EXIT_STATUS" 130 'after the detach ustrace dies of the SIGINT, as strace does'
 like "$(cat "$WORK/attach.err")" "^ustrace: Process $READER_PID detached\$" 'ustrace says it detached'
 like "$(cat "$OUT")" '^read\(0, +<detached \.\.\.>$' 'the read in progress ends with <detached ...>'
 is "$(tracer_of "$READER_PID")" 0 'the program is no longer traced'

@@ -75,7 +75,7 @@ like "$(cat "$WORK/u1.out")" '^clock_nanosleep\(CLOCK_REALTIME, 0, \{tv_sec=0, t
 	'... and its sleeps, decoded'
 kill -INT "$U1"
 ok 'ustrace ends on SIGINT' wait_exit "$U1"
-is "$EXIT_STATUS" 0 '... with status 0'
+is "$EXIT_STATUS" 130 '... dying of it, as strace does'
 like "$(cat "$WORK/u1.err")" "^ustrace: Process $PROG_PID detached\$" '... saying it detached'
 is "$(count '' "$WORK/u1.out")" 12 '... no line after the detach: nothing was in flight'
 is "$(tracer_of "$PROG_PID")" "$SERVER_PID" 'gdb still holds the program'
@@ -101,7 +101,7 @@ LAST=$(grep -E '^[0-9]+\.[0-9]{6} getppid' "$WORK/u2.out" | tail -1 | cut -d. -f
 ok '... taken at the events (within 10 s of now)' test "$((NOW - ${LAST:-0}))" -le 10 -a "$((NOW - ${LAST:-0}))" -ge -10
 kill -INT "$U2"
 ok 'the second ustrace ends on SIGINT' wait_exit "$U2"
-is "$EXIT_STATUS" 0 '... with status 0'
+is "$EXIT_STATUS" 130 '... dying of it, as strace does'
 ok 'utraced lets go of the program when the last client left' \
 	wait_until eval '[[ $(tracer_of '"$PROG_PID"') == 0 ]]'
 ok 'the program runs on' pid_running "$PROG_PID"

@@ -431,6 +431,53 @@ static void test_tables(void)
 	is_int(trc_signal_nr("TERM"), SIGTERM, "TERM without SIG");
 }
 
+static void dump_fds(struct trc_opts *o)
+{
+	char err[64];
+
+	trc_parse_fds(&o->read_fds, "3", err, sizeof(err));
+	trc_parse_fds(&o->write_fds, "!!!3,20001", err, sizeof(err)); /* 5, and 20000 too */
+	o->strsize = 4;
+}
+
+/* -e read=/write=: strace's dump after the line, cut where memory ends. */
+static void test_dumps(void)
+{
+	static const char data[] = "hello world, this is 20+ bytes\n";
+	static const uint64_t iov[4] = {0x7000, 3, 0x7003, 40};
+	struct trc *t = new_trc(dump_fds);
+
+	map(0x7000, data, sizeof(data) - 1);
+	map(0x7100, iov, sizeof(iov));
+	is_str(call(t, SYS_read, 3, 0x7000, 64, 0, 0, 0, 18),
+	       "read(3, \"hell\"..., 64)"
+	       "                  = 18\n"
+	       " | 00000  68 65 6c 6c 6f 20 77 6f  72 6c 64 2c 20 74 68 69  hello world, thi |\n"
+	       " | 00010  73 20                                             s                |\n",
+	       "read=3: the bytes the call returned");
+	is_str(call(t, SYS_read, 3, 0x7000, 64, 0, 0, 0, -EAGAIN),
+	       "read(3, 0x7000, 64)                     = -1 EAGAIN (Resource temporarily "
+	       "unavailable)\n",
+	       "... nothing when it failed");
+	is_str(call(t, SYS_read, 4, 0x7000, 64, 0, 0, 0, 2),
+	       "read(4, \"he\", 64)                       = 2\n", "... nor for another fd");
+	is_str(call(t, SYS_writev, 5, 0x7100, 2, 0, 0, 0, -EPIPE),
+	       "writev(5, [{iov_base=\"hel\", iov_len=3}, {iov_base=\"lo w\"..., iov_len=40}], 2) "
+	       "= "
+	       "-1 EPIPE (Broken pipe)\n"
+	       " * 3 bytes in buffer 0\n"
+	       " | 00000  68 65 6c                                          hel              |\n"
+	       " * 40 bytes in buffer 1\n",
+	       "write=!3: writev buffer by buffer, failed or not; unreadable data ends the dump");
+	is_str(call(t, SYS_write, 20000, 0x7000, 2, 0, 0, 0, 2),
+	       "write(20000, \"he\", 2)                   = 2\n"
+	       " | 00000  68 65                                             he               |\n",
+	       "... and fds past 1023");
+	is_str(call(t, SYS_write, 20001, 0x7000, 2, 0, 0, 0, 2),
+	       "write(20001, \"he\", 2)                   = 2\n", "... but the one it names");
+	trc_free(t);
+}
+
 int main(void)
 {
 	buf_init(&out);
@@ -443,6 +490,7 @@ int main(void)
 	test_staging();
 	test_filters();
 	test_tables();
+	test_dumps();
 	buf_free(&out);
 	return done_testing();
 }

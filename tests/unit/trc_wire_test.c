@@ -32,7 +32,11 @@ int main(void)
 	w.o.acolumn = 60;
 	w.o.tstamp = 3;
 	w.o.show_time = w.o.decode_fds = w.o.only_fail = true;
-	w.o.quiet = 2;
+	w.o.quiet = TRC_QUIET_EXIT | TRC_QUIET_ATTACH;
+	is_int(trc_parse_set(w.o.noabbrev, true, "fstat", err, sizeof(err)), 0, "-e abbrev=fstat");
+	is_int(trc_parse_set(w.o.noverbose, true, "!wait4", err, sizeof(err)), 0,
+	       "-e verbose=!wait4");
+	is_int(trc_parse_set(w.o.raw, false, "read", err, sizeof(err)), 0, "-e raw=read");
 	w.o.count = TRC_COUNT_TOO;
 	w.o.count_wall = true;
 	w.o.xstrings = 2;
@@ -52,6 +56,13 @@ int main(void)
 	   "... the syscall set with it");
 	ok(trc_set_has(&back.o.signals, 10) && !trc_set_has(&back.o.signals, 2),
 	   "... and the signal set");
+	ok(trc_opt_in(back.o.noabbrev, TRC_PERS_64, SYS_stat) &&
+		   !trc_opt_in(back.o.noabbrev, TRC_PERS_64, SYS_fstat) &&
+		   trc_opt_in(back.o.noverbose, TRC_PERS_64, SYS_wait4) &&
+		   trc_opt_in(back.o.raw, TRC_PERS_32, 3) &&
+		   !trc_opt_in(back.o.raw, TRC_PERS_64, 1),
+	   "... and abbrev=, verbose=, raw=");
+	is_int((int)back.o.quiet, TRC_QUIET_EXIT | TRC_QUIET_ATTACH, "... and quiet=");
 
 	is_int(trc_wire_encode(&w, text, 100), -1, "too small a buffer: -1");
 	n = trc_wire_encode(&w, text, sizeof(text));

@@ -50,7 +50,48 @@ int main(void)
 	is_int(trc_traced_nrs(&o.trc, TRC_PERS_64, NULL, 0), 1, "... traces NAME only");
 
 	is_int(PARSE("-c", "-qq", "--seccomp-bpf", "prog"), 0, "-c -qq --seccomp-bpf");
-	ok(o.trc.count == TRC_COUNT_ONLY && o.quiet == 2 && o.seccomp, "... set");
+	ok(o.trc.count == TRC_COUNT_ONLY &&
+		   o.trc.quiet == (TRC_QUIET_ATTACH | TRC_QUIET_PERS | TRC_QUIET_EXIT) && o.seccomp,
+	   "... set");
+	is_int(PARSE("-q", "prog"), 0, "-q");
+	is_int(o.trc.quiet, TRC_QUIET_ATTACH | TRC_QUIET_PERS, "... attach and personality");
+	is_int(PARSE("-qqq", "prog"), 0, "-qqq");
+	is_int(o.trc.quiet, TRC_QUIET_ALL, "... everything");
+	is_int(PARSE("-e", "quiet=exit,attach", "prog"), 0, "-e quiet=exit,attach");
+	is_int(o.trc.quiet, TRC_QUIET_ATTACH | TRC_QUIET_EXIT, "... those two");
+	is_int(PARSE("-e", "silent=!attach", "prog"), 0, "-e silent=!attach");
+	is_int(o.trc.quiet, TRC_QUIET_ALL & ~TRC_QUIET_ATTACH, "... all but attach");
+	is_int(PARSE("--quiet=exit", "prog"), 0, "--quiet=exit");
+	is_int(o.trc.quiet, TRC_QUIET_EXIT, "... exit");
+	is_int(PARSE("-e", "quiet=bogus", "prog"), -1, "-e quiet=bogus refused");
+	is_int(PARSE("-v", "prog"), 0, "-v");
+	ok(trc_opt_in(o.trc.noabbrev, TRC_PERS_64, SYS_fstat) &&
+		   trc_opt_in(o.trc.noabbrev, TRC_PERS_32, 5),
+	   "... nothing abbreviated");
+	is_int(PARSE("-e", "abbrev=!fstat", "prog"), 0, "-e abbrev=!fstat");
+	ok(trc_opt_in(o.trc.noabbrev, TRC_PERS_64, SYS_fstat) &&
+		   !trc_opt_in(o.trc.noabbrev, TRC_PERS_64, SYS_stat),
+	   "... fstat whole, stat abbreviated");
+	is_int(PARSE("--no-abbrev", "-e", "verbose=none", "-e", "raw=%file", "prog"), 0,
+	       "--no-abbrev -e verbose=none -e raw=%%file");
+	ok(trc_opt_in(o.trc.noverbose, TRC_PERS_64, SYS_fstat) &&
+		   trc_opt_in(o.trc.raw, TRC_PERS_64, SYS_openat) &&
+		   !trc_opt_in(o.trc.raw, TRC_PERS_64, SYS_read),
+	   "... sets");
+	is_int(PARSE("-e", "status=failed", "prog"), 0, "-e status=failed");
+	ok(o.trc.only_fail && !o.trc.only_ok, "... as -Z");
+	is_int(PARSE("-e", "status=!failed", "prog"), 0, "-e status=!failed");
+	ok(!o.trc.only_fail && o.trc.only_ok, "... as -z");
+	is_int(PARSE("-e", "status=detached", "prog"), -1, "-e status=detached refused");
+	is_int(PARSE("-I2", "prog"), 0, "-I2");
+	is_int(PARSE("-e", "trace=/^(get|set)ppid$,/^restart", "prog"), 0, "trace=/REGEX");
+	ok(trc_opt_in(o.trc.trace, TRC_PERS_64, SYS_getppid) &&
+		   trc_opt_in(o.trc.trace, TRC_PERS_64, SYS_restart_syscall) &&
+		   !trc_opt_in(o.trc.trace, TRC_PERS_64, SYS_getpid),
+	   "... the names that match");
+	is_int(PARSE("-e", "trace=/(", "prog"), -1, "... a bad one refused");
+	is_int(PARSE("-I5", "prog"), -1, "-I5 refused");
+	is_int(PARSE("--interruptible=never_tstp", "prog"), 0, "--interruptible=never_tstp");
 	is_int(PARSE("-C", "-z", "prog"), 0, "-C -z");
 	ok(o.trc.count == TRC_COUNT_TOO && o.trc.only_ok, "... set");
 	ok(!o.trc.count_wall, "-c sums system time by default");
