@@ -9,10 +9,15 @@
 # stderr beside it, its exit status in NAME.rc), for the host's prove.
 # Nothing here names an architecture but the 32-bit set.
 set -u
+# Run from a copy: bash reads a script as it goes, and this one lives on the
+# host's tree, which may change while the guest runs.
+if [[ $0 != /root/guest.sh ]]; then
+	cp "$0" /root/guest.sh && exec /bin/bash /root/guest.sh "$@"
+fi
 OUT=$1
 TREE=${TREE:-/root/tree}
 TAPS=$OUT/tap
-mkdir -p "$TAPS"
+mkdir -p "$TAPS" "$OUT/work"
 say() { echo "guest: $(date -u +%T) $*"; }
 
 # run_tap NAME CMD...: CMD's TAP in $TAPS/NAME.tap.
@@ -58,12 +63,18 @@ health() {
 
 # e2e NAME INFDIR TEST...: the end-to-end TESTs against both servers.
 e2e() {
-	local set=$1 infdir=$2 t server
+	local set=$1 infdir=$2 t server name
 	shift 2
 	for server in "$TREE/build/utraced" /usr/bin/gdbserver; do
 		for t; do
-			run_tap "$set.$(basename "$server").$(basename "$t" .t)" \
-				env SERVER="$server" INFDIR="$infdir" E2E_WAIT=120 bash "$t"
+			name=$set.$(basename "$server").$(basename "$t" .t)
+			mkdir -p "/tmp/e2e/$name"
+			run_tap "$name" env SERVER="$server" INFDIR="$infdir" E2E_WAIT=120 \
+				E2E_KEEP=1 TMPDIR="/tmp/e2e/$name" bash "$t"
+			# A failed test's scratch files (gdb's output among them) go home.
+			[[ $(cat "$TAPS/$name.rc" 2>/dev/null) == [1-9]* ]] &&
+				tar -C /tmp/e2e -cf - "$name" 2>/dev/null | tar -C "$OUT/work" -xf - 2>/dev/null
+			rm -rf "/tmp/e2e/$name"
 		done
 	done
 }
