@@ -82,17 +82,22 @@ e2e() {
 # gdbts BOARD...: GDB's watchpoint tests on each BOARD with gdbserver and
 # utraced, and a TAP comparison of the two summaries.
 gdbts() {
-	local board server dir
+	local board server dir home
 	mkdir -p /root/gdbts
 	for board; do
 		[[ gdbts.$board =~ ${VM_TESTS:-.} ]] || continue
 		for server in /usr/bin/gdbserver "$TREE/build/utraced"; do
 			dir=/root/gdbts/$board.$(basename "$server")
+			home=$OUT/gdbts/$board.$(basename "$server")
+			mkdir -p "$home"
 			say "gdbts: $board, $server"
+			# gdb.sum as it grows, for whoever watches from the host
+			(while sleep 60; do cp "$dir/gdb.sum" "$home/" 2>/dev/null; done) &
 			GDBTS_TIMEOUT=${GDBTS_TIMEOUT:-3000} /mnt/gdbts/run.sh "$server" "$board" \
 				"$TREE/tests/vm/gdbts.list" "$dir" >"$dir.counts" 2>&1
-			mkdir -p "$OUT/gdbts/$board.$(basename "$server")"
-			cp "$dir.counts" "$dir/gdb.sum" "$dir/gdb.log" "$OUT/gdbts/$board.$(basename "$server")/" 2>/dev/null
+			kill $!
+			cp "$dir.counts" "$dir/gdb.sum" "$dir/gdb.log" "$home/" 2>/dev/null
+			say "gdbts: $(tr '\n' ' ' <"$dir.counts")"
 		done
 		run_tap "gdbts.$board" bash "$TREE/tests/vm/gdbts_compare.sh" \
 			"/root/gdbts/$board.gdbserver/gdb.sum" "/root/gdbts/$board.utraced/gdb.sum"
