@@ -126,7 +126,7 @@ static int parse_actions(struct tp_exp *x, struct tp_point *p, const char *q, co
 			if (lit(&q, end, "-1")) {
 				a.basereg = -1;
 			} else {
-				if (hex_field(&q, end, &v) || (int)v >= x->arch->nregs)
+				if (hex_field(&q, end, &v) || v >= (uint64_t)x->arch->nregs)
 					return -EINVAL;
 				a.basereg = (int)v;
 			}
