@@ -126,7 +126,7 @@ static int parse_actions(struct tp_exp *x, struct tp_point *p, const char *q, co
 			if (lit(&q, end, "-1")) {
 				a.basereg = -1;
 			} else {
-				if (hex_field(&q, end, &v) || (int)v >= x->arch->nregs)
+				if (hex_field(&q, end, &v) || v >= (uint64_t)x->arch->nregs)
 					return -EINVAL;
 				a.basereg = (int)v;
 			}
@@ -553,6 +553,16 @@ static int handle_qtp(struct gdb_session *s, struct tp_exp *x, const char *q, co
 	if (num_addr(&q, end, &num, &addr) || q != end)
 		return -EINVAL;
 	p = tp_find(x, (unsigned)num, addr);
+	/*
+	 * A gdb that found the experiment at its connection asks with its own
+	 * number for the tracepoint (gdb 13): the one at that address, if alone.
+	 */
+	for (size_t i = 0; !p && i < x->npts; i++)
+		if (x->pts[i].addr == addr)
+			p = &x->pts[i];
+	for (size_t i = 0; p && p->num != num && i < x->npts; i++)
+		if (x->pts[i].addr == addr && &x->pts[i] != p)
+			return -ENOENT;
 	if (!p)
 		return -ENOENT;
 	buf_printf(&s->reply, "V%llx:%llx", (unsigned long long)p->hits,

@@ -45,7 +45,8 @@ like "$(program_output)" '^text ok$' "hit()'s code the file's again"
 
 # --- a condition, a pass count, a circular buffer of a few frames
 start_server :0 "$PROG" $NT $ITERS || bail 'the server did not start'
-tp_gdb 'break main' continue 'trace hit if i % 10 == 3' actions 'collect i' end \
+tp_gdb 'break main' continue 'set trace-buffer-size 268435456' 'trace hit if i % 10 == 3' \
+	actions 'collect i' end \
 	'trace done' 'passcount 1' 'break done' tstart continue tstop tstatus \
 	'tfind start' 'while $trace_frame != -1' 'output i' 'echo \n' 'tfind' end
 like "$GDB_OUT" "^Collected $((TOTAL / 10 + 1)) trace frames\\." 'condition: one hit in ten collected (and done)'

@@ -1,7 +1,8 @@
 #!/bin/bash
 # tracepoints_engines: an experiment outlives its gdb (disconnected
 # tracing: gdb detaches, the program runs on and is traced, a new gdb
-# attaches and finds the experiment and its frames), and two gdbs on one
+# attaches and finds the experiment and its frames), a gdb killed with
+# the trace running (the run ends and its traps go), and two gdbs on one
 # process run two experiments, each its own tracepoints and frames.
 . "$(dirname "$0")/../lib/e2e.sh"
 skip_all_for_gdbserver 'keep an experiment once its gdb detached, or take a second gdb'
@@ -38,6 +39,24 @@ like "$GDB_OUT" "^tp_check: frames [1-9][0-9]* distinct ${FRAMES:-x} dup 0 bad 0
 	"B reads its ${FRAMES:-no} frames, each with its own id, i and buffer"
 ok 'the program still runs' pid_running "$PROG_PID"
 kill "$PROG_PID"
+
+# --- gdb killed (-9) with the trace running, not disconnected, on an
+# attached program: the run ends, its traps go, the program runs to its
+# end with its code the file's
+start_reader "$PROG" 8 20000 wait
+start_server --attach :0 "$READER_PID" || bail 'utraced did not attach'
+tp_cmds "$WORK/k.gdb" "target remote $TARGET" 'trace hit' actions 'collect *buf@64' end tstart \
+	"$(gdb_mark "$WORK/k_started")" continue
+"$GDB" "${GDB_SETUP[@]}" "$PROG" -x "$WORK/k.gdb" </dev/null >"$WORK/k.out" 2>&1 &
+K_PID=$!
+track "$K_PID"
+wait_until test -e "$WORK/k_started" || bail 'gdb did not start its trace'
+feed_reader go
+sleep 1
+kill -9 "$K_PID"
+ok 'after gdb -9 the program runs to its end' \
+	wait_until eval "grep -q '^calls 160000\$' '$READER_OUT'"
+like "$(cat "$READER_OUT")" '^text ok$' "... and hit()'s code is the file's"
 
 # --- two gdbs, two experiments
 use_rundir
