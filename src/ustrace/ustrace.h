@@ -34,6 +34,7 @@ struct ust_opts {
 	bool split;	     /* -ff with -o: FILE.TID for each task */
 	bool seccomp;	     /* --seccomp-bpf */
 	const char *outfile; /* -o */
+	bool err_no_help;    /* the parse error is an -e one: strace gives no "Try -h" line */
 };
 
 /*
@@ -41,6 +42,8 @@ struct ust_opts {
  * "ustrace: " prefix) in err. argv is kept (o->argv points into it).
  */
 int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errlen);
+/* How messages start, as strace's: the name we were run as ("ustrace" until main sets it). */
+extern const char *ust_progname;
 void ust_usage(FILE *f);
 
 /* Where the lines go (ustrace_out.c): NULL (said on stderr) if -o fails. */

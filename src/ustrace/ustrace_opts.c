@@ -12,6 +12,8 @@
 
 #include "ustrace.h"
 
+const char *ust_progname = "ustrace";
+
 enum {
 	OPT_SECCOMP = 0x100,
 	OPT_TRACE,
@@ -21,6 +23,8 @@ enum {
 	OPT_SPLIT,
 	OPT_NOABBREV,
 	OPT_QUIET_LONG,
+	OPT_READ,
+	OPT_WRITE,
 };
 
 static const struct option longopts[] = {
@@ -40,6 +44,8 @@ static const struct option longopts[] = {
 	{"quiet", optional_argument, NULL, OPT_QUIET_LONG},
 	{"silent", optional_argument, NULL, OPT_QUIET_LONG},
 	{"no-abbrev", no_argument, NULL, OPT_NOABBREV},
+	{"read", required_argument, NULL, OPT_READ},
+	{"write", required_argument, NULL, OPT_WRITE},
 	{"interruptible", required_argument, NULL, 'I'},
 	{"successful-only", no_argument, NULL, 'z'},
 	{"failed-only", no_argument, NULL, 'Z'},
@@ -227,6 +233,7 @@ static int parse_one(struct ust_opts *o, int c, const char *arg, int *tcount, ch
 	case 'e':
 	case OPT_TRACE:
 	case OPT_SIGNAL:
+		o->err_no_help = true; /* cleared again if it parses */
 		if (c == OPT_SIGNAL)
 			return trc_parse_signals(&o->trc, arg, err, errlen);
 		if (c == OPT_TRACE)
@@ -260,6 +267,11 @@ static int parse_one(struct ust_opts *o, int c, const char *arg, int *tcount, ch
 		if (!arg)
 			return parse_one(o, 'q', NULL, tcount, err, errlen);
 		return trc_parse_quiet(&o->trc, arg, err, errlen);
+	case OPT_READ:
+	case OPT_WRITE:
+		o->err_no_help = true;
+		return trc_parse_fds(c == OPT_READ ? &o->trc.read_fds : &o->trc.write_fds, arg, err,
+				     errlen);
 	case 'v':
 	case OPT_NOABBREV:
 		memset(o->trc.noabbrev, 0xff, sizeof(o->trc.noabbrev));
@@ -331,6 +343,7 @@ int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errle
 		}
 		if (parse_one(o, c, optarg, &tcount, err, errlen))
 			return -1;
+		o->err_no_help = false;
 	}
 	o->trc.tstamp = tcount > 3 ? 3 : tcount;
 	if (o->action != UST_RUN)

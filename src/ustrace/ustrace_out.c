@@ -30,7 +30,7 @@ static FILE *out_file(const char *path, const char *mode)
 	FILE *f = fopen(path, mode);
 
 	if (!f) {
-		fprintf(stderr, "ustrace: Can't fopen '%s': %s\n", path, strerror(errno));
+		fprintf(stderr, "%s: Can't fopen '%s': %s\n", ust_progname, path, strerror(errno));
 		return NULL;
 	}
 	setvbuf(f, NULL, _IOLBF, 0);

@@ -85,7 +85,15 @@ static void join_out(void *ctx, const char *s, size_t n)
 
 static void join_msg(void *ctx, const char *s, size_t n)
 {
+	static const char daemon_pfx[] = "ustrace: ";
+	size_t k = sizeof(daemon_pfx) - 1;
+
 	(void)ctx;
+	if (n >= k && !memcmp(s, daemon_pfx, k)) { /* our own name on it, as on our lines */
+		fprintf(stderr, "%s: ", ust_progname);
+		s += k;
+		n -= k;
+	}
 	fwrite(s, 1, n, stderr);
 }
 
@@ -157,7 +165,7 @@ static void on_event(void *ctx, const struct engine_event *ev)
 	case ENGINE_EV_THREAD_NEW:
 		trc_thread_new(u->trc, ev->tid);
 		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
-			fprintf(stderr, "ustrace: Process %d attached\n", (int)ev->tid);
+			fprintf(stderr, "%s: Process %d attached\n", ust_progname, (int)ev->tid);
 		break;
 	}
 }
@@ -243,20 +251,26 @@ static bool seccomp_wanted(const struct ust_opts *o)
 	if (!o->seccomp)
 		return false;
 	if (o->npids && !o->argv)
-		fprintf(stderr, "ustrace: --seccomp-bpf is not enabled for processes attached "
-				"with -p\n");
+		fprintf(stderr,
+			"%s: --seccomp-bpf is not enabled for processes attached "
+			"with -p\n",
+			ust_progname);
 	if (!o->follow) {
-		fprintf(stderr, "ustrace: --seccomp-bpf cannot be used without -f/--follow-forks, "
-				"disabling\n");
+		fprintf(stderr,
+			"%s: --seccomp-bpf cannot be used without -f/--follow-forks, "
+			"disabling\n",
+			ust_progname);
 		return false;
 	}
 	if (trc_traces_all(&o->trc, TRC_PERS_64) && trc_traces_all(&o->trc, TRC_PERS_32)) {
-		fprintf(stderr, "ustrace: Seccomp filter is requested but there are no syscalls "
-				"to filter.  See -e trace to filter syscalls.\n");
+		fprintf(stderr,
+			"%s: Seccomp filter is requested but there are no syscalls "
+			"to filter.  See -e trace to filter syscalls.\n",
+			ust_progname);
 		return false;
 	}
 	if (!seccomp_available()) {
-		fprintf(stderr, "ustrace: seccomp filter is requested but unavailable\n");
+		fprintf(stderr, "%s: seccomp filter is requested but unavailable\n", ust_progname);
 		return false;
 	}
 	return o->argv != NULL;
@@ -284,11 +298,13 @@ static int start_launch(struct ust *u)
 	up->e = engine_launch(u->t, &l, &c, &err);
 	if (!up->e) {
 		if (err > 0 && (err & ENGINE_LAUNCH_ESECCOMP))
-			fprintf(stderr, "ustrace: seccomp filter: %s\n", strerror(err & 0xffff));
+			fprintf(stderr, "%s: seccomp filter: %s\n", ust_progname,
+				strerror(err & 0xffff));
 		else if (err > 0)
-			fprintf(stderr, "ustrace: %s: exited before it started\n", u->o->argv[0]);
+			fprintf(stderr, "%s: %s: exited before it started\n", ust_progname,
+				u->o->argv[0]);
 		else
-			fprintf(stderr, "ustrace: Can't stat '%s': %s\n", u->o->argv[0],
+			fprintf(stderr, "%s: Can't stat '%s': %s\n", ust_progname, u->o->argv[0],
 				strerror(-err));
 		return -1;
 	}
@@ -318,7 +334,7 @@ static int join(struct ust *u, struct ust_proc *up)
 	int rc = ust_join_open(&up->j, up->pid, &w, join_cb(up), err, sizeof(err));
 
 	if (rc < 0)
-		fprintf(stderr, "ustrace: attach: pid %d: %s\n", (int)up->pid, err);
+		fprintf(stderr, "%s: attach: pid %d: %s\n", ust_progname, (int)up->pid, err);
 	return rc;
 }
 
@@ -365,7 +381,7 @@ static int start_attach(struct ust *u)
 		up->rx = trc_stream_rx_new();
 		joined = join(u, up);
 		if (!joined && !(up->e = engine_attach(u->t, up->pid, &c, &err)))
-			fprintf(stderr, "ustrace: attach: pid %d: %s\n", (int)up->pid,
+			fprintf(stderr, "%s: attach: pid %d: %s\n", ust_progname, (int)up->pid,
 				strerror(-err));
 		if (joined < 0 || (!joined && !up->e)) {
 			trc_stream_rx_free(up->rx); /* the slot is the next -p's */
@@ -377,11 +393,11 @@ static int start_attach(struct ust *u)
 		u->nprocs++;
 		u->alive++;
 		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
-			fprintf(stderr, "ustrace: Process %d attached\n", (int)up->pid);
+			fprintf(stderr, "%s: Process %d attached\n", ust_progname, (int)up->pid);
 		if (up->e)
 			attach_signals(up);
 		if (up->e && engine_trc_observe(up->e, &u->o->trc, u->o->follow)) {
-			fprintf(stderr, "ustrace: cannot observe pid %d\n", (int)up->pid);
+			fprintf(stderr, "%s: cannot observe pid %d\n", ust_progname, (int)up->pid);
 			return -1;
 		}
 	}
@@ -395,7 +411,8 @@ static void join_gone(struct ust_proc *up)
 
 	trc_stream_end(up->rx, &up->u->sink);
 	if (st < 0 && !up->gone && !(up->u->o->trc.quiet & TRC_QUIET_ATTACH))
-		fprintf(stderr, "ustrace: Process %d detached (utraced went away)\n", (int)up->pid);
+		fprintf(stderr, "%s: Process %d detached (utraced went away)\n", ust_progname,
+			(int)up->pid);
 	proc_gone(up, st >= 0 && (st & 0x100), st < 0 ? 0 : st & 0xff);
 }
 
@@ -420,7 +437,7 @@ static void detach_all(struct ust *u, int sig)
 		if (up->e && !up->gone && engine_seccomp(up->e))
 			kill(up->pid, sig);
 		if (!up->gone && !(u->o->trc.quiet & TRC_QUIET_ATTACH))
-			fprintf(stderr, "ustrace: Process %d detached\n", (int)up->pid);
+			fprintf(stderr, "%s: Process %d detached\n", ust_progname, (int)up->pid);
 		if (up->e)
 			engine_detach(up->e);
 		up->e = NULL;
@@ -430,7 +447,8 @@ static void detach_all(struct ust *u, int sig)
 		if (engine_seccomp(u->kids.v[i].e))
 			kill(u->kids.v[i].pid, sig);
 		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
-			fprintf(stderr, "ustrace: Process %d detached\n", (int)u->kids.v[i].pid);
+			fprintf(stderr, "%s: Process %d detached\n", ust_progname,
+				(int)u->kids.v[i].pid);
 	}
 	engine_kids_leave(&u->kids);
 	u->alive = 0;
@@ -473,7 +491,7 @@ static bool join_read(struct ust_proc *up)
 	if (!trc_stream_feed(up->rx, "", 0, &up->u->sink))
 		return true;
 	/* nothing more can be trusted: the daemon's engine leaves, the process runs on */
-	fprintf(stderr, "ustrace: pid %d: malformed trace from utraced\n", (int)up->pid);
+	fprintf(stderr, "%s: pid %d: malformed trace from utraced\n", ust_progname, (int)up->pid);
 	ust_join_leave(up->j, join_cb(up));
 	return false;
 }
@@ -570,7 +588,7 @@ static int finish(struct ust *u)
 	ust_out_close(u->out);
 	/* a debugging aid, and the tests' evidence of what --seccomp-bpf saves */
 	if (getenv("USTRACE_STATS"))
-		fprintf(stderr, "ustrace: %lu ptrace stops\n", tracer_stops(u->t));
+		fprintf(stderr, "%s: %lu ptrace stops\n", ust_progname, tracer_stops(u->t));
 	tracer_free(u->t);
 	/* left at a signal, or the program was killed: die of it, as strace does */
 	if (u->quit)
