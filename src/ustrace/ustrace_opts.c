@@ -354,10 +354,6 @@ int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errle
 		snprintf(err, errlen, "must have PROG [ARGS] or -p PID");
 		return -1;
 	}
-	if (o->argv && o->npids) {
-		snprintf(err, errlen, "PROG [ARGS] must not be given with -p PID");
-		return -1;
-	}
 	if (o->trc.only_ok && o->trc.only_fail) {
 		/* strace: -z and -Z together show both: the usual trace. */
 		o->trc.only_ok = o->trc.only_fail = false;
@@ -368,7 +364,7 @@ int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errle
 			 "-ff/--output-separately are mutually exclusive");
 		return -1;
 	}
-	if (o->outfile && (o->follow || o->npids > 1))
+	if (o->outfile && (o->follow || o->npids + (o->argv != NULL) > 1))
 		o->trc.pfx = TRC_PFX_PLAIN;
 	return 0;
 }

@@ -276,10 +276,22 @@ static bool seccomp_wanted(const struct ust_opts *o)
 	return o->argv != NULL;
 }
 
+static void redirect_std(void)
+{
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	dup2(fd, 0);
+	dup2(fd, 1);
+	if (fd > 1)
+		close(fd);
+}
+
 static int start_launch(struct ust *u)
 {
 	static long nrs64[TRC_SET_MAX], nrs32[TRC_SET_MAX];
-	struct ust_proc *up = &u->procs[0];
+	struct ust_proc *up = &u->procs[u->nprocs]; /* after the -p ones, if any */
 	struct engine_client c = client_for(up);
 	struct engine_launch l = {0};
 	struct engine_seccomp sc = {0};
@@ -309,7 +321,10 @@ static int start_launch(struct ust *u)
 		return -1;
 	}
 	up->pid = engine_pid(up->e);
-	u->nprocs = u->alive = 1;
+	u->nprocs++;
+	u->alive++;
+	/* as strace: the tracer's own stdin and stdout are not the program's to keep open */
+	redirect_std();
 	trc_thread_new(u->trc, up->pid);
 	print_execve(u, up->pid, engine_arch(up->e));
 	return engine_trc_observe(up->e, &u->o->trc, u->o->follow) ? -1 : 0;
@@ -622,7 +637,10 @@ int ust_run(struct ust_opts *o)
 	u.t = tracer_new();
 	u.sink = ust_out_sink(u.out);
 	u.trc = trc_new_sink(&o->trc, &u.sink);
-	rc = o->argv ? start_launch(&u) : start_attach(&u);
+	/* -p PID... and PROG may come together: the processes first, as strace */
+	rc = o->npids ? start_attach(&u) : 0;
+	if (rc == 0 && o->argv)
+		rc = start_launch(&u);
 	if (rc == 0)
 		loop(&u, sigfd, &quit);
 	else if (!u.status)
