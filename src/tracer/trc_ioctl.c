@@ -178,10 +178,10 @@ int trc_dec_ioctl(struct trc_call *c)
 	int rv;
 
 	if (c->exiting) {
-		tp_sep(c);
 		rv = trc_sockios_exit(c, req, c->a[2]);
 		if (rv >= 0)
 			return rv;
+		tp_sep(c);
 		print_out_arg(c, req, c->a[2]);
 		return RV_DEC;
 	}
