@@ -194,6 +194,8 @@ static int parse_expr(struct ust_opts *o, const char *e, char *err, size_t errle
 		return trc_parse_fds(&o->trc.read_fds, eq + 1, err, errlen);
 	if (key_is(e, klen, "write") || key_is(e, klen, "w"))
 		return trc_parse_fds(&o->trc.write_fds, eq + 1, err, errlen);
+	if (key_is(e, klen, "inject") || key_is(e, klen, "fault"))
+		return ust_inject_parse(&o->inject, eq + 1, key_is(e, klen, "fault"), err, errlen);
 	if (key_is(e, klen, "status"))
 		return parse_status(o, eq + 1, err, errlen);
 	snprintf(err, errlen, "unsupported qualifier '%.*s'", (int)klen, e);

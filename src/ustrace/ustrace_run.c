@@ -64,10 +64,11 @@ struct ust {
 	struct ust_proc procs[UST_MAX_PIDS];
 	size_t nprocs;
 	size_t alive;
-	int status;		 /* the launched program's: exit code, or 0x100 | signal */
-	int quit;		 /* the signal that made us leave (^C, SIGTERM...), or 0 */
-	bool seccomp;		 /* --seccomp-bpf asked and possible (seccomp_wanted) */
-	struct engine_kids kids; /* -f: fork children (alive counts them) */
+	int status;		     /* the launched program's: exit code, or 0x100 | signal */
+	int quit;		     /* the signal that made us leave (^C, SIGTERM...), or 0 */
+	bool seccomp;		     /* --seccomp-bpf asked and possible (seccomp_wanted) */
+	struct engine_kids kids;     /* -f: fork children (alive counts them) */
+	struct ust_inject_state inj; /* -e inject=, -e fault= */
 };
 
 static void now(struct timespec *ts)
@@ -132,7 +133,8 @@ static void on_event(void *ctx, const struct engine_event *ev)
 	/* a fork child's events come with its own engine, our ctx */
 	struct engine_trc_thread th = {ev->engine ? ev->engine : up->e, ev->tid};
 	struct trc_reader rd = engine_trc_reader(&th);
-	struct trc_who w = {ev->tid, engine_trc_pers(ev->arch), &rd, {0, 0}, 0};
+	struct trc_who w = {ev->tid, engine_trc_pers(ev->arch), &rd, {0, 0}, 0, false};
+	int64_t ret;
 
 	if (!u->o->follow && ev->tid != up->pid)
 		return; /* without -f strace traces the thread it was given only */
@@ -141,9 +143,14 @@ static void on_event(void *ctx, const struct engine_event *ev)
 	switch (ev->kind) {
 	case ENGINE_EV_SYSCALL_ENTRY:
 		trc_syscall_entry(u->trc, &w, ev->nr, ev->args);
+		if (u->o->inject.nrules)
+			ust_inject_entry(&u->o->inject, &u->inj, th.e, ev->tid, w.pers, ev->nr);
 		break;
 	case ENGINE_EV_SYSCALL_EXIT:
-		trc_syscall_exit(u->trc, &w, ev->ret);
+		ret = ev->ret;
+		if (u->o->inject.nrules)
+			w.injected = ust_inject_exit(&u->inj, th.e, ev->tid, &ret);
+		trc_syscall_exit(u->trc, &w, ret);
 		break;
 	case ENGINE_EV_SIGNAL:
 		if (ev->si)
@@ -216,7 +223,7 @@ static void print_execve(struct ust *u, pid_t pid, const struct arch_desc *arch)
 {
 	static char prog[4096];
 	struct trc_reader rd = {NULL, self_read, NULL, NULL};
-	struct trc_who w = {pid, TRC_PERS_64, &rd, {0, 0}, 0};
+	struct trc_who w = {pid, TRC_PERS_64, &rd, {0, 0}, 0, false};
 	uint64_t args[6] = {(uintptr_t)prog, (uintptr_t)u->o->argv, (uintptr_t)environ};
 	long nr = trc_syscall_nr(TRC_PERS_64, "execve");
 
