@@ -74,6 +74,8 @@ void ust_usage(FILE *f)
 	      "  -e read=FDS, -e write=FDS   hex dumps of the data read from / written to FDS\n"
 	      "  -e quiet=LIST   attach, exit, personality, thread-execve, superseded, ...\n"
 	      "  -e status=LIST  successful, failed\n"
+	      "  -e inject=SET:error=E|retval=N|signal=S[:when=FIRST[..LAST][+STEP]]\n"
+	      "  -e fault=SET[:error=E][:when=...]   tamper with syscalls (ENOSYS by default)\n"
 	      "  -v              structures whole (no abbreviation)\n"
 	      "  -I N            interruptibility (accepted; ustrace leaves at ^C after "
 	      "detaching)\n"
