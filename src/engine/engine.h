@@ -519,6 +519,11 @@ size_t engine_info_syscalls(struct tracer *t, pid_t pid, int slot, long *out, si
  * threads that make events wait; the others and every other engine go on.
  */
 int engine_observe_hold(struct engine *e, pid_t tid);
+/*
+ * From an observer's syscall event: tid gets sig when it resumes (as a
+ * tracer's restart signal: si_code SI_KERNEL). 0, or -errno.
+ */
+int engine_observe_signal(struct engine *e, pid_t tid, int sig);
 void engine_observe_release(struct engine *e);
 
 #endif

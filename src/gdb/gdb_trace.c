@@ -133,7 +133,7 @@ static void trace_on_event(void *ctx, const struct engine_event *ev)
 	struct engine *from = ev->engine ? ev->engine : tr->e;
 	struct engine_trc_thread th = {from, ev->tid};
 	struct trc_reader rd = engine_trc_reader(&th);
-	struct trc_who w = {ev->tid, engine_trc_pers(ev->arch), &rd, {0, 0}, 0};
+	struct trc_who w = {ev->tid, engine_trc_pers(ev->arch), &rd, {0, 0}, 0, false};
 	char msg[64];
 
 	if (!tr->e || (!tr->follow && ev->tid != tr->pid))

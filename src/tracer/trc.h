@@ -154,6 +154,7 @@ struct trc_who {
 	const struct trc_reader *rd;
 	struct timespec ts;
 	int64_t stime_ns;
+	bool injected; /* at a syscall's exit: its result was ours (-e inject=): "(INJECTED)" */
 };
 
 typedef void (*trc_write_fn)(void *ctx, const char *s, size_t n);

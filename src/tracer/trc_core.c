@@ -370,6 +370,8 @@ void trc_syscall_exit(struct trc *t, const struct trc_who *w, int64_t ret)
 	buf_puts(&t->pre, ") ");
 	c.b = &t->post;
 	print_retval(&c, rv);
+	if (w->injected)
+		buf_puts(c.b, " (INJECTED)");
 	if (t->o.show_time)
 		print_elapsed(&t->post, &th->entry_ts, &w->ts);
 	trc_dump_io(&c, th->nr, &t->post);

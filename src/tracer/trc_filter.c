@@ -189,34 +189,40 @@ static int add_big(struct trc_fdset *set, long fd)
 
 int trc_parse_fds(struct trc_fdset *set, const char *spec, char *err, size_t errlen)
 {
-	bool neg = false;
+	const char *whole = spec;
+	bool neg = false, any = false;
 	char *copy, *tok, *save = NULL, *end;
 	int rc = 0;
 
 	for (; *spec == '!'; spec++) /* each ! takes the complement again */
 		neg = !neg;
 	memset(set, 0, sizeof(*set));
-	copy = strdup(spec);
+	if (!strcmp(spec, "all")) { /* all and none only as the whole set, as strace */
+		memset(&set->low, 0xff, sizeof(set->low));
+		set->high = true;
+		any = true;
+	}
+	copy = strdup(any || !strcmp(spec, "none") ? "" : spec);
 	if (!copy)
 		abort();
+	any = any || !strcmp(spec, "none");
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		long fd = strtol(tok, &end, 10);
 
-		if (!strcmp(tok, "all")) {
-			memset(set, 0, sizeof(*set));
-			memset(&set->low, 0xff, sizeof(set->low));
-			set->high = true;
-		} else if (strcmp(tok, "none")) {
-			if (end == tok || *end || fd < 0 || fd >= TRC_FD_MAX ||
-			    (fd >= TRC_SET_MAX && add_big(set, fd) < 0)) {
-				snprintf(err, errlen, "invalid descriptor '%s'", tok);
-				rc = -1;
-				break;
-			}
-			trc_set_put(&set->low, (unsigned)fd, true);
+		any = true;
+		if (end == tok || *end || *tok == '-' || *tok == '+' || fd < 0 ||
+		    fd >= TRC_FD_MAX || (fd >= TRC_SET_MAX && add_big(set, fd) < 0)) {
+			snprintf(err, errlen, "invalid descriptor '%s'", tok);
+			rc = -1;
+			break;
 		}
+		trc_set_put(&set->low, (unsigned)fd, true);
 	}
 	free(copy);
+	if (!rc && !any) { /* "", ",", "!,": nothing named at all */
+		snprintf(err, errlen, "invalid descriptor '%s'", whole);
+		rc = -1;
+	}
 	if (!rc && neg) {
 		invert(&set->low);
 		set->high = !set->high;

@@ -146,6 +146,13 @@ static inline bool tp_failed(const struct trc_call *c)
 /* An "out" pointer at exit: address when the call failed, else the caller decodes. */
 bool tp_out_addr(struct trc_call *c, uint64_t addr);
 
+/*
+ * trc_sockios.c: ioctl's socket requests; at entry the request and its
+ * argument (the return format), at exit the argument; -1: not one of them.
+ */
+int trc_sockios_entry(struct trc_call *c, uint32_t req, uint64_t arg);
+int trc_sockios_exit(struct trc_call *c, uint32_t req, uint64_t arg);
+
 /* trc_dump.c: -e read=/write= dumps of nr's data, after the line (into b) */
 void trc_dump_io(struct trc_call *c, long nr, struct buf *b);
 

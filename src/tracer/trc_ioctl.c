@@ -1,6 +1,7 @@
 /*
  * trc_ioctl.c: ioctl, for the requests programs make most: the terminal
- * ones (TCGETS & co, window size, process group) and FIONREAD/FIONBIO.
+ * ones (TCGETS & co, window size, process group) and FIONREAD/FIONBIO;
+ * the socket requests are trc_sockios.c's.
  *
  * Other requests print as strace prints an unknown one: the _IOC()
  * fields of the number, then the argument in hex.
@@ -174,13 +175,21 @@ int trc_dec_ioctl(struct trc_call *c)
 {
 	uint32_t req = (uint32_t)c->a[1];
 
+	int rv;
+
 	if (c->exiting) {
+		rv = trc_sockios_exit(c, req, c->a[2]);
+		if (rv >= 0)
+			return rv;
 		tp_sep(c);
 		print_out_arg(c, req, c->a[2]);
 		return RV_DEC;
 	}
 	tp_fd(c, c->a[0]);
 	tp_sep(c);
+	rv = trc_sockios_entry(c, req, c->a[2]); /* trc_sockios.c: socket requests */
+	if (rv >= 0)
+		return rv;
 	print_request(c, req);
 	if (out_arg(req))
 		return 0;

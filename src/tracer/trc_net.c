@@ -96,43 +96,80 @@ const struct xlat trc_sock_levels[] = {
 	XV(SOL_PACKET), XV(SOL_NETLINK), XEND,
 };
 
+/* SOL_SOCKET's options, x86's (asm-generic) numbers, as strace names them. */
 static const struct xlat sol_socket_opts[] = {
-	XV(SO_DEBUG),
-	XV(SO_REUSEADDR),
-	XV(SO_TYPE),
-	XV(SO_ERROR),
-	XV(SO_DONTROUTE),
-	XV(SO_BROADCAST),
-	XV(SO_SNDBUF),
-	XV(SO_RCVBUF),
-	XV(SO_KEEPALIVE),
-	XV(SO_OOBINLINE),
-	XV(SO_NO_CHECK),
-	XV(SO_PRIORITY),
-	XV(SO_LINGER),
-	XV(SO_BSDCOMPAT),
-	XV(SO_REUSEPORT),
-	XV(SO_PASSCRED),
-	XV(SO_PEERCRED),
-	XV(SO_RCVLOWAT),
-	XV(SO_SNDLOWAT),
+	{1, "SO_DEBUG"},
+	{2, "SO_REUSEADDR"},
+	{3, "SO_TYPE"},
+	{4, "SO_ERROR"},
+	{5, "SO_DONTROUTE"},
+	{6, "SO_BROADCAST"},
+	{7, "SO_SNDBUF"},
+	{8, "SO_RCVBUF"},
+	{9, "SO_KEEPALIVE"},
+	{10, "SO_OOBINLINE"},
+	{11, "SO_NO_CHECK"},
+	{12, "SO_PRIORITY"},
+	{13, "SO_LINGER"},
+	{14, "SO_BSDCOMPAT"},
+	{15, "SO_REUSEPORT"},
+	{16, "SO_PASSCRED"},
+	{17, "SO_PEERCRED"},
+	{18, "SO_RCVLOWAT"},
+	{19, "SO_SNDLOWAT"},
 	{20, "SO_RCVTIMEO_OLD"},
 	{21, "SO_SNDTIMEO_OLD"},
-	XV(SO_BINDTODEVICE),
-	XV(SO_TIMESTAMP),
-	XV(SO_ACCEPTCONN),
-	XV(SO_PEERSEC),
-	XV(SO_SNDBUFFORCE),
-	XV(SO_RCVBUFFORCE),
-	XV(SO_PASSSEC),
-	XV(SO_MARK),
-	XV(SO_PROTOCOL),
-	XV(SO_DOMAIN),
-	XV(SO_RXQ_OVFL),
-	XV(SO_PEEK_OFF),
-	XV(SO_BUSY_POLL),
-	XV(SO_INCOMING_CPU),
-	XV(SO_ZEROCOPY),
+	{22, "SO_SECURITY_AUTHENTICATION"},
+	{23, "SO_SECURITY_ENCRYPTION_TRANSPORT"},
+	{24, "SO_SECURITY_ENCRYPTION_NETWORK"},
+	{25, "SO_BINDTODEVICE"},
+	{27, "SO_DETACH_FILTER"},
+	{28, "SO_PEERNAME"},
+	{29, "SO_TIMESTAMP_OLD"},
+	{30, "SO_ACCEPTCONN"},
+	{31, "SO_PEERSEC"},
+	{32, "SO_SNDBUFFORCE"},
+	{33, "SO_RCVBUFFORCE"},
+	{34, "SO_PASSSEC"},
+	{35, "SO_TIMESTAMPNS_OLD"},
+	{36, "SO_MARK"},
+	{37, "SO_TIMESTAMPING_OLD"},
+	{38, "SO_PROTOCOL"},
+	{39, "SO_DOMAIN"},
+	{40, "SO_RXQ_OVFL"},
+	{41, "SO_WIFI_STATUS"},
+	{42, "SO_PEEK_OFF"},
+	{43, "SO_NOFCS"},
+	{44, "SO_LOCK_FILTER"},
+	{45, "SO_SELECT_ERR_QUEUE"},
+	{46, "SO_BUSY_POLL"},
+	{47, "SO_MAX_PACING_RATE"},
+	{48, "SO_BPF_EXTENSIONS"},
+	{49, "SO_INCOMING_CPU"},
+	{50, "SO_ATTACH_BPF"},
+	{51, "SO_ATTACH_REUSEPORT_CBPF"},
+	{52, "SO_ATTACH_REUSEPORT_EBPF"},
+	{53, "SO_CNX_ADVICE"},
+	{55, "SO_MEMINFO"},
+	{56, "SO_INCOMING_NAPI_ID"},
+	{57, "SO_COOKIE"},
+	{59, "SO_PEERGROUPS"},
+	{60, "SO_ZEROCOPY"},
+	{61, "SO_TXTIME"},
+	{62, "SO_BINDTOIFINDEX"},
+	{63, "SO_TIMESTAMP_NEW"},
+	{64, "SO_TIMESTAMPNS_NEW"},
+	{65, "SO_TIMESTAMPING_NEW"},
+	{66, "SO_RCVTIMEO_NEW"},
+	{67, "SO_SNDTIMEO_NEW"},
+	{68, "SO_DETACH_REUSEPORT_BPF"},
+	{69, "SO_PREFER_BUSY_POLL"},
+	{70, "SO_BUSY_POLL_BUDGET"},
+	{71, "SO_NETNS_COOKIE"},
+	{72, "SO_BUF_LOCK"},
+	{73, "SO_RESERVE_MEM"},
+	{74, "SO_TXREHASH"},
+	{75, "SO_RCVMARK"},
 	XEND,
 };
 
@@ -394,12 +431,21 @@ int trc_dec_recvfrom(struct trc_call *c)
 	return RV_DEC;
 }
 
-static void print_opt_name(struct trc_call *c, unsigned level, unsigned name)
+/* 26 is SO_GET_FILTER to getsockopt, SO_ATTACH_FILTER to setsockopt. */
+static void print_so_name(struct trc_call *c, unsigned name, bool get)
+{
+	if (name == 26)
+		tp_str(c, get ? "SO_GET_FILTER" : "SO_ATTACH_FILTER");
+	else
+		tp_xval(c, sol_socket_opts, name, "SO_???");
+}
+
+static void print_opt_name(struct trc_call *c, unsigned level, unsigned name, bool get)
 {
 	tp_xval_dec(c, trc_sock_levels, level, "SOL_???");
 	tp_sep(c);
 	if (level == SOL_SOCKET)
-		tp_xval_dec(c, sol_socket_opts, name, "SO_???");
+		print_so_name(c, name, get);
 	else if (level == SOL_TCP)
 		tp_xval_dec(c, tcp_opts, name, "TCP_???");
 	else
@@ -407,6 +453,147 @@ static void print_opt_name(struct trc_call *c, unsigned level, unsigned name)
 }
 
 /* An option value: an int as [N], anything else as bytes (-s). */
+/* SOL_SOCKET options whose value is an int (strace's list; the numbers are x86's). */
+static const uint16_t so_int_opts[] = {
+	1 /* SO_DEBUG */,
+	2 /* SO_REUSEADDR */,
+	5 /* SO_DONTROUTE */,
+	6 /* SO_BROADCAST */,
+	7 /* SO_SNDBUF */,
+	8 /* SO_RCVBUF */,
+	9 /* SO_KEEPALIVE */,
+	10 /* SO_OOBINLINE */,
+	11 /* SO_NO_CHECK */,
+	12 /* SO_PRIORITY */,
+	14 /* SO_BSDCOMPAT */,
+	15 /* SO_REUSEPORT */,
+	16 /* SO_PASSCRED */,
+	18 /* SO_RCVLOWAT */,
+	19 /* SO_SNDLOWAT */,
+	27 /* SO_DETACH_FILTER */,
+	29 /* SO_TIMESTAMP_OLD */,
+	30 /* SO_ACCEPTCONN */,
+	32 /* SO_SNDBUFFORCE */,
+	33 /* SO_RCVBUFFORCE */,
+	34 /* SO_PASSSEC */,
+	35 /* SO_TIMESTAMPNS_OLD */,
+	36 /* SO_MARK */,
+	37 /* SO_TIMESTAMPING_OLD */,
+	40 /* SO_RXQ_OVFL */,
+	41 /* SO_WIFI_STATUS */,
+	42 /* SO_PEEK_OFF */,
+	43 /* SO_NOFCS */,
+	44 /* SO_LOCK_FILTER */,
+	45 /* SO_SELECT_ERR_QUEUE */,
+	46 /* SO_BUSY_POLL */,
+	49 /* SO_INCOMING_CPU */,
+	53 /* SO_CNX_ADVICE */,
+	56 /* SO_INCOMING_NAPI_ID */,
+	60 /* SO_ZEROCOPY */,
+	63 /* SO_TIMESTAMP_NEW */,
+	64 /* SO_TIMESTAMPNS_NEW */,
+	65 /* SO_TIMESTAMPING_NEW */,
+	68 /* SO_DETACH_REUSEPORT_BPF */,
+	69 /* SO_PREFER_BUSY_POLL */,
+	70 /* SO_BUSY_POLL_BUDGET */,
+	73 /* SO_RESERVE_MEM */,
+	75 /* SO_RCVMARK */,
+};
+
+static bool so_int_opt(uint32_t level, uint32_t name)
+{
+	if (level != SOL_SOCKET)
+		return false;
+	for (size_t i = 0; i < sizeof(so_int_opts) / sizeof(so_int_opts[0]); i++)
+		if (so_int_opts[i] == name)
+			return true;
+	return false;
+}
+
+/* The bytes of a field the length cuts short, in hex as strace shows them. */
+static void print_hex_bytes(struct trc_call *c, const void *p, size_t n)
+{
+	tp_quote(c, p, n, true);
+}
+
+/* getsockopt(SO_LINGER): the fields the returned length covers. */
+static void print_get_linger(struct trc_call *c, uint64_t addr, uint32_t len)
+{
+	int32_t l[2];
+
+	if (len > sizeof(l))
+		len = sizeof(l);
+	if (tp_read_or_addr(c, addr, l, len))
+		return;
+	tp_str(c, "{l_onoff=");
+	if (len >= 4)
+		tp_fmt(c, "%d", l[0]);
+	else
+		print_hex_bytes(c, l, len);
+	if (len > 4) {
+		tp_str(c, ", l_linger=");
+		if (len >= 8)
+			tp_fmt(c, "%d", l[1]);
+		else
+			print_hex_bytes(c, &l[1], len - 4);
+	}
+	buf_putc(c->b, '}');
+}
+
+/* The options strace knows in SOL_SOCKET: true when printed. */
+static bool print_so_opt(struct trc_call *c, uint32_t level, uint32_t name, uint64_t addr, int len,
+			 bool get)
+{
+	int32_t v[2];
+
+	if (!addr || !c->verbose)
+		return false;
+	if (level == SOL_SOCKET && name == SO_LINGER) {
+		if (get)
+			print_get_linger(c, addr, (uint32_t)len);
+		else if (len < 8 || tp_read_or_addr(c, addr, v, sizeof(v)) == 0) {
+			if (len < 8)
+				tp_addr(c, addr);
+			else
+				tp_fmt(c, "{l_onoff=%d, l_linger=%d}", v[0], v[1]);
+		}
+		return true;
+	}
+	if (level == SOL_SOCKET && name == 74) { /* SO_TXREHASH */
+		static const struct xlat txrehash[] = {
+			{0, "SOCK_TXREHASH_DISABLED"},
+			{1, "SOCK_TXREHASH_ENABLED"},
+			{255, "SOCK_TXREHASH_DEFAULT"},
+			XEND,
+		};
+		unsigned char b[4];
+
+		if (len < 4 && !get)
+			tp_addr(c, addr);
+		else if (len < 4 && tp_read_or_addr(c, addr, b, (size_t)len) == 0)
+			print_hex_bytes(c, b, (size_t)len);
+		else if (len >= 4 && tp_read_or_addr(c, addr, v, 4) == 0) {
+			buf_putc(c->b, '[');
+			tp_xval_dec(c, txrehash, (uint64_t)(int64_t)v[0], "SOCK_TXREHASH_???");
+			buf_putc(c->b, ']');
+		}
+		return true;
+	}
+	if (!so_int_opt(level, name))
+		return false;
+	if (len < 4) {
+		unsigned char b[4];
+
+		if (!get)
+			tp_addr(c, addr);
+		else if (tp_read_or_addr(c, addr, b, (size_t)len) == 0)
+			print_hex_bytes(c, b, (size_t)len);
+	} else if (tp_read_or_addr(c, addr, v, 4) == 0) {
+		tp_fmt(c, "[%d]", v[0]);
+	}
+	return true;
+}
+
 static void print_opt_val(struct trc_call *c, uint64_t addr, uint32_t len)
 {
 	int v;
@@ -425,38 +612,50 @@ int trc_dec_setsockopt(struct trc_call *c)
 {
 	tp_fd(c, c->a[0]);
 	tp_sep(c);
-	print_opt_name(c, (uint32_t)c->a[1], (uint32_t)c->a[2]);
+	print_opt_name(c, (uint32_t)c->a[1], (uint32_t)c->a[2], false);
 	tp_sep(c);
-	print_opt_val(c, c->a[3], (uint32_t)c->a[4]);
+	if (!print_so_opt(c, (uint32_t)c->a[1], (uint32_t)c->a[2], c->a[3], (int)c->a[4], false))
+		print_opt_val(c, c->a[3], (uint32_t)c->a[4]);
 	tp_sep(c);
-	tp_udec(c, (uint32_t)c->a[4]);
+	tp_dec(c, (int32_t)c->a[4]);
 	return RV_DECODED;
 }
 
 int trc_dec_getsockopt(struct trc_call *c)
 {
 	uint32_t in = (uint32_t)c->aux, out;
+	bool read_in = c->aux >> 32 & 1;
 
 	if (!c->exiting) {
 		tp_fd(c, c->a[0]);
 		tp_sep(c);
-		print_opt_name(c, (uint32_t)c->a[1], (uint32_t)c->a[2]);
+		print_opt_name(c, (uint32_t)c->a[1], (uint32_t)c->a[2], false);
 		tp_sep(c);
-		if (tp_read(c, c->a[4], &in, sizeof(in)) == 0)
-			c->aux = in;
+		if (c->a[4] && tp_read(c, c->a[4], &in, sizeof(in)) == 0)
+			c->aux = in | (uint64_t)1 << 32; /* bit 32: it was read */
 		return 0;
+	}
+	if (!read_in) { /* optlen unreadable at entry: both as addresses, as strace */
+		tp_addr(c, c->a[3]);
+		tp_sep(c);
+		tp_addr(c, c->a[4]);
+		return RV_DEC;
 	}
 	if (tp_failed(c) || tp_read(c, c->a[4], &out, sizeof(out))) {
 		tp_addr(c, c->a[3]);
 		tp_sep(c);
-		tp_fmt(c, "[%u]", in);
+		tp_fmt(c, "[%d]", (int32_t)in);
 		return RV_DEC;
 	}
-	print_opt_val(c, c->a[3], out);
+	if ((int32_t)in <= 0 || (int32_t)out <= 0)
+		tp_addr(c, c->a[3]);
+	else if (!print_so_opt(c, (uint32_t)c->a[1], (uint32_t)c->a[2], c->a[3], (int32_t)out,
+			       true))
+		print_opt_val(c, c->a[3], out);
 	tp_sep(c);
 	if (out == in)
-		tp_fmt(c, "[%u]", out);
+		tp_fmt(c, "[%d]", (int32_t)out);
 	else
-		tp_fmt(c, "[%u => %u]", in, out);
+		tp_fmt(c, "[%d => %d]", (int32_t)in, (int32_t)out);
 	return RV_DEC;
 }

@@ -310,8 +310,8 @@ int trc_dec_epoll_ctl(struct trc_call *c)
 	tp_sep(c);
 	tp_fd(c, c->a[2]);
 	tp_sep(c);
-	if (!c->a[3])
-		tp_str(c, "NULL");
+	if (!c->a[3] || (uint32_t)c->a[1] == EPOLL_CTL_DEL) /* DEL: the kernel ignores it */
+		tp_addr(c, c->a[3]);
 	else if (tp_read_or_addr(c, c->a[3], &ev, sizeof(ev)) == 0)
 		print_epoll_event(c, &ev);
 	return RV_DECODED;

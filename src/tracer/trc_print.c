@@ -125,9 +125,20 @@ static void tp_fd_path(struct trc_call *c, int fd)
 	for (i = 0; path[i]; i++) {
 		unsigned char ch = path[i];
 
+		const char *esc = ch == '\n'   ? "\\n"
+				  : ch == '\t' ? "\\t"
+				  : ch == '\v' ? "\\v"
+				  : ch == '\f' ? "\\f"
+				  : ch == '\r' ? "\\r"
+				  : ch == '\\' ? "\\\\"
+				  : ch == '"'  ? "\\\""
+					       : NULL;
+
 		if (hex)
 			tp_fmt(c, "\\x%02x", ch);
-		else if (ch == '<' || ch == '>' || ch == '\\' || ch == '"' || ch < ' ' || ch > 0x7e)
+		else if (esc) /* as in strings */
+			tp_str(c, esc);
+		else if (ch == '<' || ch == '>' || ch < ' ' || ch > 0x7e)
 			tp_fmt(c, "\\%o", ch);
 		else
 			buf_putc(c->b, ch);

@@ -7,9 +7,10 @@
 #include <linux/sched.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <string.h>
 #include <time.h>
 
-#include "trc_int.h"
+#include "trc_flags.h"
 
 #ifndef CLONE_PIDFD
 #define CLONE_PIDFD 0x1000
@@ -321,29 +322,120 @@ int trc_dec_tgkill(struct trc_call *c)
 }
 
 static const struct xlat arch_prctl_codes[] = {
-	{0x1001, "ARCH_SET_GS"},       {0x1002, "ARCH_SET_FS"},
-	{0x1003, "ARCH_GET_FS"},       {0x1004, "ARCH_GET_GS"},
-	{0x1011, "ARCH_GET_CPUID"},    {0x1012, "ARCH_SET_CPUID"},
-	{0x2001, "ARCH_MAP_VDSO_X32"}, {0x2002, "ARCH_MAP_VDSO_32"},
-	{0x2003, "ARCH_MAP_VDSO_64"},  XEND,
+	{0x1001, "ARCH_SET_GS"},
+	{0x1002, "ARCH_SET_FS"},
+	{0x1003, "ARCH_GET_FS"},
+	{0x1004, "ARCH_GET_GS"},
+	{0x1011, "ARCH_GET_CPUID"},
+	{0x1012, "ARCH_SET_CPUID"},
+	{0x1021, "ARCH_GET_XCOMP_SUPP"},
+	{0x1022, "ARCH_GET_XCOMP_PERM"},
+	{0x1023, "ARCH_REQ_XCOMP_PERM"},
+	{0x1024, "ARCH_GET_XCOMP_GUEST_PERM"},
+	{0x1025, "ARCH_REQ_XCOMP_GUEST_PERM"},
+	{0x2001, "ARCH_MAP_VDSO_X32"},
+	{0x2002, "ARCH_MAP_VDSO_32"},
+	{0x2003, "ARCH_MAP_VDSO_64"},
+	XEND,
 };
+
+/* The kernel's XFEATURE_MASK_* (not in its uapi headers), combined ones first. */
+static const struct xlat xfeature_masks[] = {
+	{0x3, "XFEATURE_MASK_FPSSE"},
+	{0x1, "XFEATURE_MASK_FP"},
+	{0x2, "XFEATURE_MASK_SSE"},
+	{0x4, "XFEATURE_MASK_YMM"},
+	{0x8, "XFEATURE_MASK_BNDREGS"},
+	{0x10, "XFEATURE_MASK_BNDCSR"},
+	{0xe0, "XFEATURE_MASK_AVX512"},
+	{0x20, "XFEATURE_MASK_OPMASK"},
+	{0x40, "XFEATURE_MASK_ZMM_Hi256"},
+	{0x80, "XFEATURE_MASK_Hi16_ZMM"},
+	{0x100, "XFEATURE_MASK_PT"},
+	{0x200, "XFEATURE_MASK_PKRU"},
+	{0x400, "XFEATURE_MASK_PASID"},
+	{0x8000, "XFEATURE_MASK_LBR"},
+	{0x60000, "XFEATURE_MASK_XTILE"},
+	{0x20000, "XFEATURE_MASK_XTILE_CFG"},
+	{0x40000, "XFEATURE_MASK_XTILE_DATA"},
+	XEND,
+};
+
+static const struct xlat xfeature_bits[] = {
+	{0, "XFEATURE_FP"},
+	{1, "XFEATURE_SSE"},
+	{2, "XFEATURE_YMM"},
+	{3, "XFEATURE_BNDREGS"},
+	{4, "XFEATURE_BNDCSR"},
+	{5, "XFEATURE_OPMASK"},
+	{6, "XFEATURE_ZMM_Hi256"},
+	{7, "XFEATURE_Hi16_ZMM"},
+	{8, "XFEATURE_PT_UNIMPLEMENTED_SO_FAR"},
+	{9, "XFEATURE_PKRU"},
+	{10, "XFEATURE_PASID"},
+	{15, "XFEATURE_LBR"},
+	{17, "XFEATURE_XTILE_CFG"},
+	{18, "XFEATURE_XTILE_DATA"},
+	XEND,
+};
+
+/* strace's "verbose" style for names the uapi lacks: 0xe7 /- NAME|NAME -/ */
+static void xfeatures_verbose(struct trc_call *c, uint64_t v)
+{
+	struct buf tmp, *line = c->b;
+
+	tp_hex(c, v);
+	if (!v)
+		return;
+	buf_init(&tmp);
+	c->b = &tmp;
+	tp_flags(c, xfeature_masks, v, NULL);
+	c->b = line;
+	if (tmp.data && strncmp(tmp.data, "0x", 2))
+		tp_fmt(c, " /* %s */", tmp.data);
+	else
+		tp_str(c, " /* XFEATURE_MASK_??? */");
+	buf_free(&tmp);
+}
 
 int trc_dec_arch_prctl(struct trc_call *c)
 {
 	uint64_t code = (uint32_t)c->a[0], v;
+	const char *name;
 
 	if (!c->exiting) {
 		tp_xval(c, arch_prctl_codes, code, "ARCH_???");
+		if (code == 0x1011) /* ARCH_GET_CPUID: no argument */
+			return RV_DECODED;
 		tp_sep(c);
-		if (code == 0x1003 || code == 0x1004)
+		if (code == 0x1003 || code == 0x1004 || code == 0x1021 || code == 0x1022 ||
+		    code == 0x1024)
 			return 0;
+		if (code == 0x1023 || code == 0x1025) { /* the feature number */
+			tp_hex(c, c->a[1]);
+			name = xlat_name(xfeature_bits, c->a[1]);
+			tp_fmt(c, " /* %s */", name ? name : "XFEATURE_???");
+			return 0;
+		}
 		tp_hex(c, c->a[1]);
 		return RV_DECODED;
 	}
-	if (tp_failed(c) || tp_read(c, c->a[1], &v, sizeof(v)))
+	if (code == 0x1023 || code == 0x1025) {
+		if (c->failed || c->ret <= 0)
+			return RV_DEC;
+		tp_to_auxstr(c, "", xfeature_masks, (uint64_t)c->ret);
+		return RV_HEX | RV_STR;
+	}
+	if (tp_failed(c) || tp_read(c, c->a[1], &v, sizeof(v))) {
 		tp_addr(c, c->a[1]);
+		return RV_DEC;
+	}
+	buf_putc(c->b, '[');
+	if (code == 0x1003 || code == 0x1004)
+		tp_addr(c, v);
 	else
-		tp_fmt(c, "[%#llx]", (unsigned long long)v);
+		xfeatures_verbose(c, v);
+	buf_putc(c->b, ']');
 	return RV_DEC;
 }
 

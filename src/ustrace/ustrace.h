@@ -24,16 +24,43 @@ enum ust_action {
 	UST_VERSION, /* -V */
 };
 
+/* -e inject= / -e fault= (ustrace_inject.c) */
+#define UST_INJECT_MAX	   32
+#define UST_INJECT_THREADS 64
+struct ust_inject_rule {
+	int error; /* errno to return, 0: none */
+	bool has_retval;
+	int64_t retval;
+	int signal;		    /* to give at the exit, 0: none */
+	unsigned first, last, step; /* when=: calls first..last, every step-th (0: first only) */
+};
+struct ust_inject {
+	uint8_t rule[TRC_NPERS][TRC_SET_MAX]; /* rule index + 1 per syscall, 0: none */
+	struct ust_inject_rule rules[UST_INJECT_MAX];
+	unsigned nrules;
+};
+/* What a run keeps: calls counted per syscall, a chosen call per thread until its exit. */
+struct ust_inject_pending {
+	pid_t tid; /* 0: free */
+	const struct ust_inject_rule *rule;
+};
+struct ust_inject_state {
+	uint16_t count[TRC_NPERS][TRC_SET_MAX];
+	struct ust_inject_pending pending[UST_INJECT_THREADS];
+};
+
 struct ust_opts {
 	enum ust_action action;
 	struct trc_opts trc;
 	char **argv; /* PROG ARGS, or NULL with -p */
 	pid_t pids[UST_MAX_PIDS];
 	size_t npids;
-	bool follow;	     /* -f */
-	bool split;	     /* -ff with -o: FILE.TID for each task */
-	bool seccomp;	     /* --seccomp-bpf */
-	const char *outfile; /* -o */
+	bool follow;		  /* -f */
+	bool split;		  /* -ff with -o: FILE.TID for each task */
+	bool seccomp;		  /* --seccomp-bpf */
+	const char *outfile;	  /* -o */
+	bool err_no_help;	  /* the parse error is an -e one: strace gives no "Try -h" line */
+	struct ust_inject inject; /* -e inject=, -e fault= */
 };
 
 /*
@@ -41,7 +68,19 @@ struct ust_opts {
  * "ustrace: " prefix) in err. argv is kept (o->argv points into it).
  */
 int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errlen);
+/* How messages start, as strace's: the name we were run as ("ustrace" until main sets it). */
+extern const char *ust_progname;
 void ust_usage(FILE *f);
+
+/* -e inject=SPEC (fault: -e fault=SPEC) added to inj; 0, or -1 with a message. */
+int ust_inject_parse(struct ust_inject *inj, const char *spec, bool fault, char *err,
+		     size_t errlen);
+struct engine;
+/* At a traced syscall's entry of tid: count it, and if a rule chose it, tamper with it. */
+void ust_inject_entry(const struct ust_inject *inj, struct ust_inject_state *st, struct engine *e,
+		      pid_t tid, int pers, long nr);
+/* At its exit: true when *ret is now the injected result ("(INJECTED)"). */
+bool ust_inject_exit(struct ust_inject_state *st, struct engine *e, pid_t tid, int64_t *ret);
 
 /* Where the lines go (ustrace_out.c): NULL (said on stderr) if -o fails. */
 struct ust_out;

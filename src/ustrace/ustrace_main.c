@@ -16,8 +16,12 @@ int main(int argc, char **argv)
 	struct ust_opts o;
 	char err[256];
 
+	if (argv[0] && argv[0][0])
+		ust_progname = argv[0];
 	if (ust_parse(&o, argc, argv, err, sizeof(err))) {
-		fprintf(stderr, "ustrace: %s\nTry 'ustrace -h' for more information.\n", err);
+		fprintf(stderr, "%s: %s\n", ust_progname, err);
+		if (!o.err_no_help)
+			fprintf(stderr, "Try '%s -h' for more information.\n", ust_progname);
 		return 1;
 	}
 	if (o.action == UST_HELP) {

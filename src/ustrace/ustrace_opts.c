@@ -12,6 +12,8 @@
 
 #include "ustrace.h"
 
+const char *ust_progname = "ustrace";
+
 enum {
 	OPT_SECCOMP = 0x100,
 	OPT_TRACE,
@@ -21,6 +23,8 @@ enum {
 	OPT_SPLIT,
 	OPT_NOABBREV,
 	OPT_QUIET_LONG,
+	OPT_READ,
+	OPT_WRITE,
 };
 
 static const struct option longopts[] = {
@@ -40,6 +44,8 @@ static const struct option longopts[] = {
 	{"quiet", optional_argument, NULL, OPT_QUIET_LONG},
 	{"silent", optional_argument, NULL, OPT_QUIET_LONG},
 	{"no-abbrev", no_argument, NULL, OPT_NOABBREV},
+	{"read", required_argument, NULL, OPT_READ},
+	{"write", required_argument, NULL, OPT_WRITE},
 	{"interruptible", required_argument, NULL, 'I'},
 	{"successful-only", no_argument, NULL, 'z'},
 	{"failed-only", no_argument, NULL, 'Z'},
@@ -54,7 +60,8 @@ static const struct option longopts[] = {
 
 void ust_usage(FILE *f)
 {
-	fputs("Usage: ustrace [-CcfhqrTtVwxyZz] [-a COLUMN] [-e EXPR]... [-o FILE] [-P PATH]...\n"
+	fputs("Usage: ustrace [-CcfhqrTtVvwxyZz] [-a COLUMN] [-e EXPR]... [-I N] [-o FILE] [-P "
+	      "PATH]...\n"
 	      "               [-s STRSIZE]\n"
 	      "               { -p PID[,PID...] | PROG [ARGS] }\n"
 	      "\n"
@@ -63,11 +70,21 @@ void ust_usage(FILE *f)
 	      "  -e trace=SET    syscalls to show: names, %file %process %network %memory\n"
 	      "                  %signal %desc %ipc ..., all, none; !SET for all but SET\n"
 	      "  -e signal=SET   signals to show\n"
+	      "  -e abbrev=SET, -e verbose=SET, -e raw=SET   structures whole / decoded / raw hex\n"
+	      "  -e read=FDS, -e write=FDS   hex dumps of the data read from / written to FDS\n"
+	      "  -e quiet=LIST   attach, exit, personality, thread-execve, superseded, ...\n"
+	      "  -e status=LIST  successful, failed\n"
+	      "  -e inject=SET:error=E|retval=N|signal=S[:when=FIRST[..LAST][+STEP]]\n"
+	      "  -e fault=SET[:error=E][:when=...]   tamper with syscalls (ENOSYS by default)\n"
+	      "  -v              structures whole (no abbreviation)\n"
+	      "  -I N            interruptibility (accepted; ustrace leaves at ^C after "
+	      "detaching)\n"
 	      "  -e NAME         as -e trace=NAME\n"
 	      "  -f              follow threads (with [pid N] prefixes)\n"
 	      "  -ff             ... with -o FILE: each task's lines in FILE.TID\n"
 	      "  -o FILE         write the trace to FILE instead of stderr\n"
-	      "  -p PID[,PID]    attach to running processes (^C detaches, they run on)\n"
+	      "  -p PID[,PID]    attach to running processes (^C detaches, they run on);\n"
+	      "                  with PROG too, both are traced\n"
 	      "  -P PATH         only syscalls that name PATH, or an fd open on it\n"
 	      "  -s N            show at most N bytes of strings (32)\n"
 	      "  -a COLUMN       align return values at COLUMN (40)\n"
@@ -179,6 +196,8 @@ static int parse_expr(struct ust_opts *o, const char *e, char *err, size_t errle
 		return trc_parse_fds(&o->trc.read_fds, eq + 1, err, errlen);
 	if (key_is(e, klen, "write") || key_is(e, klen, "w"))
 		return trc_parse_fds(&o->trc.write_fds, eq + 1, err, errlen);
+	if (key_is(e, klen, "inject") || key_is(e, klen, "fault"))
+		return ust_inject_parse(&o->inject, eq + 1, key_is(e, klen, "fault"), err, errlen);
 	if (key_is(e, klen, "status"))
 		return parse_status(o, eq + 1, err, errlen);
 	snprintf(err, errlen, "unsupported qualifier '%.*s'", (int)klen, e);
@@ -227,6 +246,7 @@ static int parse_one(struct ust_opts *o, int c, const char *arg, int *tcount, ch
 	case 'e':
 	case OPT_TRACE:
 	case OPT_SIGNAL:
+		o->err_no_help = true; /* cleared again if it parses */
 		if (c == OPT_SIGNAL)
 			return trc_parse_signals(&o->trc, arg, err, errlen);
 		if (c == OPT_TRACE)
@@ -260,6 +280,11 @@ static int parse_one(struct ust_opts *o, int c, const char *arg, int *tcount, ch
 		if (!arg)
 			return parse_one(o, 'q', NULL, tcount, err, errlen);
 		return trc_parse_quiet(&o->trc, arg, err, errlen);
+	case OPT_READ:
+	case OPT_WRITE:
+		o->err_no_help = true;
+		return trc_parse_fds(c == OPT_READ ? &o->trc.read_fds : &o->trc.write_fds, arg, err,
+				     errlen);
 	case 'v':
 	case OPT_NOABBREV:
 		memset(o->trc.noabbrev, 0xff, sizeof(o->trc.noabbrev));
@@ -331,6 +356,7 @@ int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errle
 		}
 		if (parse_one(o, c, optarg, &tcount, err, errlen))
 			return -1;
+		o->err_no_help = false;
 	}
 	o->trc.tstamp = tcount > 3 ? 3 : tcount;
 	if (o->action != UST_RUN)
@@ -339,10 +365,6 @@ int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errle
 		o->argv = argv + optind;
 	if (!o->argv && !o->npids) {
 		snprintf(err, errlen, "must have PROG [ARGS] or -p PID");
-		return -1;
-	}
-	if (o->argv && o->npids) {
-		snprintf(err, errlen, "PROG [ARGS] must not be given with -p PID");
 		return -1;
 	}
 	if (o->trc.only_ok && o->trc.only_fail) {
@@ -355,7 +377,7 @@ int ust_parse(struct ust_opts *o, int argc, char **argv, char *err, size_t errle
 			 "-ff/--output-separately are mutually exclusive");
 		return -1;
 	}
-	if (o->outfile && (o->follow || o->npids > 1))
+	if (o->outfile && (o->follow || o->npids + (o->argv != NULL) > 1))
 		o->trc.pfx = TRC_PFX_PLAIN;
 	return 0;
 }

@@ -17,6 +17,7 @@ struct ust_out {
 	struct trc_split *split; /* -ff: FILE.TID */
 	struct trc_split_io io;
 	const char *prefix;
+	const char *path; /* -o FILE, for the message when writing it failed */
 };
 
 static void file_write(void *ctx, const char *s, size_t n)
@@ -30,7 +31,7 @@ static FILE *out_file(const char *path, const char *mode)
 	FILE *f = fopen(path, mode);
 
 	if (!f) {
-		fprintf(stderr, "ustrace: Can't fopen '%s': %s\n", path, strerror(errno));
+		fprintf(stderr, "%s: Can't fopen '%s': %s\n", ust_progname, path, strerror(errno));
 		return NULL;
 	}
 	setvbuf(f, NULL, _IOLBF, 0);
@@ -65,6 +66,7 @@ struct ust_out *ust_out_open(const struct ust_opts *o)
 		return uo;
 	}
 	uo->f = o->outfile ? out_file(o->outfile, "we") : stderr;
+	uo->path = o->outfile;
 	if (!uo->f) {
 		free(uo);
 		return NULL;
@@ -95,6 +97,9 @@ void ust_out_close(struct ust_out *uo)
 	} else {
 		trc_out_summary(uo->out);
 		trc_out_free(uo->out);
+		if (uo->f != stderr && (fflush(uo->f) || ferror(uo->f)))
+			/* as strace: said, and not an error of the trace's exit status */
+			fprintf(stderr, "%s: %s: %s\n", ust_progname, uo->path, strerror(errno));
 		if (uo->f != stderr)
 			fclose(uo->f);
 		else

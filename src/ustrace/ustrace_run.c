@@ -64,10 +64,11 @@ struct ust {
 	struct ust_proc procs[UST_MAX_PIDS];
 	size_t nprocs;
 	size_t alive;
-	int status;		 /* the launched program's: exit code, or 0x100 | signal */
-	int quit;		 /* the signal that made us leave (^C, SIGTERM...), or 0 */
-	bool seccomp;		 /* --seccomp-bpf asked and possible (seccomp_wanted) */
-	struct engine_kids kids; /* -f: fork children (alive counts them) */
+	int status;		     /* the launched program's: exit code, or 0x100 | signal */
+	int quit;		     /* the signal that made us leave (^C, SIGTERM...), or 0 */
+	bool seccomp;		     /* --seccomp-bpf asked and possible (seccomp_wanted) */
+	struct engine_kids kids;     /* -f: fork children (alive counts them) */
+	struct ust_inject_state inj; /* -e inject=, -e fault= */
 };
 
 static void now(struct timespec *ts)
@@ -85,7 +86,15 @@ static void join_out(void *ctx, const char *s, size_t n)
 
 static void join_msg(void *ctx, const char *s, size_t n)
 {
+	static const char daemon_pfx[] = "ustrace: ";
+	size_t k = sizeof(daemon_pfx) - 1;
+
 	(void)ctx;
+	if (n >= k && !memcmp(s, daemon_pfx, k)) { /* our own name on it, as on our lines */
+		fprintf(stderr, "%s: ", ust_progname);
+		s += k;
+		n -= k;
+	}
 	fwrite(s, 1, n, stderr);
 }
 
@@ -124,7 +133,8 @@ static void on_event(void *ctx, const struct engine_event *ev)
 	/* a fork child's events come with its own engine, our ctx */
 	struct engine_trc_thread th = {ev->engine ? ev->engine : up->e, ev->tid};
 	struct trc_reader rd = engine_trc_reader(&th);
-	struct trc_who w = {ev->tid, engine_trc_pers(ev->arch), &rd, {0, 0}, 0};
+	struct trc_who w = {ev->tid, engine_trc_pers(ev->arch), &rd, {0, 0}, 0, false};
+	int64_t ret;
 
 	if (!u->o->follow && ev->tid != up->pid)
 		return; /* without -f strace traces the thread it was given only */
@@ -133,9 +143,14 @@ static void on_event(void *ctx, const struct engine_event *ev)
 	switch (ev->kind) {
 	case ENGINE_EV_SYSCALL_ENTRY:
 		trc_syscall_entry(u->trc, &w, ev->nr, ev->args);
+		if (u->o->inject.nrules)
+			ust_inject_entry(&u->o->inject, &u->inj, th.e, ev->tid, w.pers, ev->nr);
 		break;
 	case ENGINE_EV_SYSCALL_EXIT:
-		trc_syscall_exit(u->trc, &w, ev->ret);
+		ret = ev->ret;
+		if (u->o->inject.nrules)
+			w.injected = ust_inject_exit(&u->inj, th.e, ev->tid, &ret);
+		trc_syscall_exit(u->trc, &w, ret);
 		break;
 	case ENGINE_EV_SIGNAL:
 		if (ev->si)
@@ -157,7 +172,7 @@ static void on_event(void *ctx, const struct engine_event *ev)
 	case ENGINE_EV_THREAD_NEW:
 		trc_thread_new(u->trc, ev->tid);
 		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
-			fprintf(stderr, "ustrace: Process %d attached\n", (int)ev->tid);
+			fprintf(stderr, "%s: Process %d attached\n", ust_progname, (int)ev->tid);
 		break;
 	}
 }
@@ -208,7 +223,7 @@ static void print_execve(struct ust *u, pid_t pid, const struct arch_desc *arch)
 {
 	static char prog[4096];
 	struct trc_reader rd = {NULL, self_read, NULL, NULL};
-	struct trc_who w = {pid, TRC_PERS_64, &rd, {0, 0}, 0};
+	struct trc_who w = {pid, TRC_PERS_64, &rd, {0, 0}, 0, false};
 	uint64_t args[6] = {(uintptr_t)prog, (uintptr_t)u->o->argv, (uintptr_t)environ};
 	long nr = trc_syscall_nr(TRC_PERS_64, "execve");
 
@@ -243,29 +258,47 @@ static bool seccomp_wanted(const struct ust_opts *o)
 	if (!o->seccomp)
 		return false;
 	if (o->npids && !o->argv)
-		fprintf(stderr, "ustrace: --seccomp-bpf is not enabled for processes attached "
-				"with -p\n");
+		fprintf(stderr,
+			"%s: --seccomp-bpf is not enabled for processes attached "
+			"with -p\n",
+			ust_progname);
 	if (!o->follow) {
-		fprintf(stderr, "ustrace: --seccomp-bpf cannot be used without -f/--follow-forks, "
-				"disabling\n");
+		fprintf(stderr,
+			"%s: --seccomp-bpf cannot be used without -f/--follow-forks, "
+			"disabling\n",
+			ust_progname);
 		return false;
 	}
 	if (trc_traces_all(&o->trc, TRC_PERS_64) && trc_traces_all(&o->trc, TRC_PERS_32)) {
-		fprintf(stderr, "ustrace: Seccomp filter is requested but there are no syscalls "
-				"to filter.  See -e trace to filter syscalls.\n");
+		fprintf(stderr,
+			"%s: Seccomp filter is requested but there are no syscalls "
+			"to filter.  See -e trace to filter syscalls.\n",
+			ust_progname);
 		return false;
 	}
 	if (!seccomp_available()) {
-		fprintf(stderr, "ustrace: seccomp filter is requested but unavailable\n");
+		fprintf(stderr, "%s: seccomp filter is requested but unavailable\n", ust_progname);
 		return false;
 	}
 	return o->argv != NULL;
 }
 
+static void redirect_std(void)
+{
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	dup2(fd, 0);
+	dup2(fd, 1);
+	if (fd > 1)
+		close(fd);
+}
+
 static int start_launch(struct ust *u)
 {
 	static long nrs64[TRC_SET_MAX], nrs32[TRC_SET_MAX];
-	struct ust_proc *up = &u->procs[0];
+	struct ust_proc *up = &u->procs[u->nprocs]; /* after the -p ones, if any */
 	struct engine_client c = client_for(up);
 	struct engine_launch l = {0};
 	struct engine_seccomp sc = {0};
@@ -284,16 +317,21 @@ static int start_launch(struct ust *u)
 	up->e = engine_launch(u->t, &l, &c, &err);
 	if (!up->e) {
 		if (err > 0 && (err & ENGINE_LAUNCH_ESECCOMP))
-			fprintf(stderr, "ustrace: seccomp filter: %s\n", strerror(err & 0xffff));
+			fprintf(stderr, "%s: seccomp filter: %s\n", ust_progname,
+				strerror(err & 0xffff));
 		else if (err > 0)
-			fprintf(stderr, "ustrace: %s: exited before it started\n", u->o->argv[0]);
+			fprintf(stderr, "%s: %s: exited before it started\n", ust_progname,
+				u->o->argv[0]);
 		else
-			fprintf(stderr, "ustrace: Can't stat '%s': %s\n", u->o->argv[0],
+			fprintf(stderr, "%s: Can't stat '%s': %s\n", ust_progname, u->o->argv[0],
 				strerror(-err));
 		return -1;
 	}
 	up->pid = engine_pid(up->e);
-	u->nprocs = u->alive = 1;
+	u->nprocs++;
+	u->alive++;
+	/* as strace: the tracer's own stdin and stdout are not the program's to keep open */
+	redirect_std();
 	trc_thread_new(u->trc, up->pid);
 	print_execve(u, up->pid, engine_arch(up->e));
 	return engine_trc_observe(up->e, &u->o->trc, u->o->follow) ? -1 : 0;
@@ -318,7 +356,7 @@ static int join(struct ust *u, struct ust_proc *up)
 	int rc = ust_join_open(&up->j, up->pid, &w, join_cb(up), err, sizeof(err));
 
 	if (rc < 0)
-		fprintf(stderr, "ustrace: attach: pid %d: %s\n", (int)up->pid, err);
+		fprintf(stderr, "%s: attach: pid %d: %s\n", ust_progname, (int)up->pid, err);
 	return rc;
 }
 
@@ -365,7 +403,7 @@ static int start_attach(struct ust *u)
 		up->rx = trc_stream_rx_new();
 		joined = join(u, up);
 		if (!joined && !(up->e = engine_attach(u->t, up->pid, &c, &err)))
-			fprintf(stderr, "ustrace: attach: pid %d: %s\n", (int)up->pid,
+			fprintf(stderr, "%s: attach: pid %d: %s\n", ust_progname, (int)up->pid,
 				strerror(-err));
 		if (joined < 0 || (!joined && !up->e)) {
 			trc_stream_rx_free(up->rx); /* the slot is the next -p's */
@@ -377,11 +415,11 @@ static int start_attach(struct ust *u)
 		u->nprocs++;
 		u->alive++;
 		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
-			fprintf(stderr, "ustrace: Process %d attached\n", (int)up->pid);
+			fprintf(stderr, "%s: Process %d attached\n", ust_progname, (int)up->pid);
 		if (up->e)
 			attach_signals(up);
 		if (up->e && engine_trc_observe(up->e, &u->o->trc, u->o->follow)) {
-			fprintf(stderr, "ustrace: cannot observe pid %d\n", (int)up->pid);
+			fprintf(stderr, "%s: cannot observe pid %d\n", ust_progname, (int)up->pid);
 			return -1;
 		}
 	}
@@ -395,7 +433,8 @@ static void join_gone(struct ust_proc *up)
 
 	trc_stream_end(up->rx, &up->u->sink);
 	if (st < 0 && !up->gone && !(up->u->o->trc.quiet & TRC_QUIET_ATTACH))
-		fprintf(stderr, "ustrace: Process %d detached (utraced went away)\n", (int)up->pid);
+		fprintf(stderr, "%s: Process %d detached (utraced went away)\n", ust_progname,
+			(int)up->pid);
 	proc_gone(up, st >= 0 && (st & 0x100), st < 0 ? 0 : st & 0xff);
 }
 
@@ -420,7 +459,7 @@ static void detach_all(struct ust *u, int sig)
 		if (up->e && !up->gone && engine_seccomp(up->e))
 			kill(up->pid, sig);
 		if (!up->gone && !(u->o->trc.quiet & TRC_QUIET_ATTACH))
-			fprintf(stderr, "ustrace: Process %d detached\n", (int)up->pid);
+			fprintf(stderr, "%s: Process %d detached\n", ust_progname, (int)up->pid);
 		if (up->e)
 			engine_detach(up->e);
 		up->e = NULL;
@@ -430,7 +469,8 @@ static void detach_all(struct ust *u, int sig)
 		if (engine_seccomp(u->kids.v[i].e))
 			kill(u->kids.v[i].pid, sig);
 		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
-			fprintf(stderr, "ustrace: Process %d detached\n", (int)u->kids.v[i].pid);
+			fprintf(stderr, "%s: Process %d detached\n", ust_progname,
+				(int)u->kids.v[i].pid);
 	}
 	engine_kids_leave(&u->kids);
 	u->alive = 0;
@@ -473,7 +513,7 @@ static bool join_read(struct ust_proc *up)
 	if (!trc_stream_feed(up->rx, "", 0, &up->u->sink))
 		return true;
 	/* nothing more can be trusted: the daemon's engine leaves, the process runs on */
-	fprintf(stderr, "ustrace: pid %d: malformed trace from utraced\n", (int)up->pid);
+	fprintf(stderr, "%s: pid %d: malformed trace from utraced\n", ust_progname, (int)up->pid);
 	ust_join_leave(up->j, join_cb(up));
 	return false;
 }
@@ -570,7 +610,7 @@ static int finish(struct ust *u)
 	ust_out_close(u->out);
 	/* a debugging aid, and the tests' evidence of what --seccomp-bpf saves */
 	if (getenv("USTRACE_STATS"))
-		fprintf(stderr, "ustrace: %lu ptrace stops\n", tracer_stops(u->t));
+		fprintf(stderr, "%s: %lu ptrace stops\n", ust_progname, tracer_stops(u->t));
 	tracer_free(u->t);
 	/* left at a signal, or the program was killed: die of it, as strace does */
 	if (u->quit)
@@ -604,7 +644,10 @@ int ust_run(struct ust_opts *o)
 	u.t = tracer_new();
 	u.sink = ust_out_sink(u.out);
 	u.trc = trc_new_sink(&o->trc, &u.sink);
-	rc = o->argv ? start_launch(&u) : start_attach(&u);
+	/* -p PID... and PROG may come together: the processes first, as strace */
+	rc = o->npids ? start_attach(&u) : 0;
+	if (rc == 0 && o->argv)
+		rc = start_launch(&u);
 	if (rc == 0)
 		loop(&u, sigfd, &quit);
 	else if (!u.status)

@@ -62,7 +62,7 @@ wait_until test -e "$WORK/hit1" || bail "gdb did not stop at tick: $(cat "$WORK/
 U1=$!
 track "$U1"
 ok 'ustrace -p joins the process gdb holds' \
-	wait_until file_has "$WORK/u1.err" "^ustrace: Process $PROG_PID attached\$"
+	wait_until file_has "$WORK/u1.err" "ustrace: Process $PROG_PID attached\$"
 is "$(tracer_of "$PROG_PID")" "$SERVER_PID" 'utraced stays the one tracer'
 touch "$WORK/joined1"
 ok 'gdb hits its breakpoint three more times' wait_until test -e "$WORK/hit4"
@@ -76,7 +76,7 @@ like "$(cat "$WORK/u1.out")" '^clock_nanosleep\(CLOCK_REALTIME, 0, \{tv_sec=0, t
 kill -INT "$U1"
 ok 'ustrace ends on SIGINT' wait_exit "$U1"
 is "$EXIT_STATUS" 130 '... dying of it, as strace does'
-like "$(cat "$WORK/u1.err")" "^ustrace: Process $PROG_PID detached\$" '... saying it detached'
+like "$(cat "$WORK/u1.err")" "ustrace: Process $PROG_PID detached\$" '... saying it detached'
 is "$(count '' "$WORK/u1.out")" 12 '... no line after the detach: nothing was in flight'
 is "$(tracer_of "$PROG_PID")" "$SERVER_PID" 'gdb still holds the program'
 touch "$WORK/left1"
@@ -86,7 +86,7 @@ ok 'gdb goes on hitting its breakpoint after ustrace left' wait_until test -e "$
 "$USTRACE" -ttt -T -o "$WORK/u2.out" -p "$PROG_PID" 2>"$WORK/u2.err" &
 U2=$!
 track "$U2"
-ok 'a second ustrace joins' wait_until file_has "$WORK/u2.err" "^ustrace: Process $PROG_PID attached\$"
+ok 'a second ustrace joins' wait_until file_has "$WORK/u2.err" "ustrace: Process $PROG_PID attached\$"
 touch "$WORK/joined2"
 ok 'gdb detaches and ends' wait_exit "$GDB_PID"
 is "$(count '^Breakpoint 1, tick \(i=' "$WORK/gdb.out")" 7 'gdb saw its seven hits'

@@ -23,7 +23,7 @@ remote_gdb_bg "$WORK/gdb.out" "$PROG" continue
 U=$!
 track "$U"
 ok 'ustrace -f joins through the daemon' \
-	wait_until file_has "$WORK/u.err" "^ustrace: Process $READER_PID attached\$"
+	wait_until file_has "$WORK/u.err" "ustrace: Process $READER_PID attached\$"
 # gdb's continue reached the program once it is blocked in read() again
 wait_until eval '[[ $(pid_state '"$READER_PID"') == S ]]'
 kill -STOP "$U"
@@ -58,7 +58,7 @@ remote_gdb_bg "$WORK/gdb2.out" "$PROG" continue
 "$USTRACE" -o "$WORK/u2.out" -p "$READER_PID" 2>"$WORK/u2.err" &
 U2=$!
 track "$U2"
-wait_until file_has "$WORK/u2.err" "^ustrace: Process $READER_PID attached\$" || bail "no join"
+wait_until file_has "$WORK/u2.err" "ustrace: Process $READER_PID attached\$" || bail "no join"
 wait_until eval '[[ $(pid_state '"$READER_PID"') == S ]]'
 kill -STOP "$U2"
 feed_reader go

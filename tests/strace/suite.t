@@ -10,8 +10,9 @@
 #
 # Environment:
 #	STRACETS       the cache (strace's sources, build and the results)
-#	STRACE_TOO=1   run each test with strace too: the second column of
-#	               $STRACETS/results/summary.tsv, and the total times
+#	STRACE_TOO=1   run each test with strace too: the second pair of
+#	               columns of $STRACETS/results/summary.tsv (NAME, result
+#	               and seconds with ustrace, then with strace), and the times
 #	STRACE_TESTS   run only these tests (space-separated names)
 #	STRACE_DAEMON=1  each -p test joins through a utraced that holds the
 #	               process (tests/strace/via-daemon.sh as $STRACE)
@@ -88,7 +89,7 @@ fi
 tests=${STRACE_TESTS:-$(grep -v '^#' "$HERE/list.txt")}
 mkdir -p "$OUT"
 : >"$OUT/summary.tsv.new"
-tu=0 tsum=0 npass=0 nspass=0 nboth=0
+tu=0 tsum=0 npass=0 nspass=0 nboth=0 tboth_u=0 tboth_s=0
 for t in $tests; do
 	if [[ -f $SRC/$t.gen.test ]]; then f=$t.gen.test
 	elif [[ -f $SRC/$t.test ]]; then f=$t.test
@@ -98,13 +99,17 @@ for t in $tests; do
 	fi
 	read -r res secs < <(run_one $mode "$t" "$f" "$tracer")
 	tu=$(echo "$tu + $secs" | bc)
-	line="$t	$res"
+	line="$t	$res	$secs"
 	if [[ ${STRACE_TOO:-} == 1 ]]; then
 		read -r sres ssecs < <(run_one strace "$t" "$f" "")
 		tsum=$(echo "$tsum + $ssecs" | bc)
-		line="$line	$sres"
+		line="$line	$sres	$ssecs"
 		[[ $sres == PASS ]] && nspass=$((nspass + 1))
-		[[ $sres == PASS && $res == PASS ]] && nboth=$((nboth + 1))
+		if [[ $sres == PASS && $res == PASS ]]; then
+			nboth=$((nboth + 1))
+			tboth_u=$(echo "$tboth_u + $secs" | bc)
+			tboth_s=$(echo "$tboth_s + $ssecs" | bc)
+		fi
 	fi
 	echo "$line" >>"$OUT/summary.tsv.new"
 	[[ $res == PASS ]] && npass=$((npass + 1))
@@ -120,7 +125,9 @@ for t in $tests; do
 done
 mv "$OUT/summary.tsv.new" "$OUT/summary.tsv"
 diag "$mode passes $npass; its runs took ${tu%.*} s in all"
-[[ ${STRACE_TOO:-} == 1 ]] &&
-	diag "strace passes $nspass, ustrace $nboth of those; strace's runs took ${tsum%.*} s"
+if [[ ${STRACE_TOO:-} == 1 ]]; then
+	diag "strace passes $nspass, $mode $nboth of those; strace's runs took ${tsum%.*} s"
+	diag "the $nboth both pass: $mode $(printf %.1f "$tboth_u") s, strace $(printf %.1f "$tboth_s") s"
+fi
 diag "per test: $OUT/summary.tsv, logs in $OUT/$mode/"
 done_testing

@@ -68,7 +68,7 @@ static void sink(void *ctx, const char *s, size_t n)
 
 static struct trc_who who(pid_t tid)
 {
-	struct trc_who w = {tid, TRC_PERS_64, &rd, {0, 0}, 0};
+	struct trc_who w = {tid, TRC_PERS_64, &rd, {0, 0}, 0, false};
 
 	return w;
 }

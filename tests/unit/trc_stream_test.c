@@ -35,7 +35,7 @@ static const struct trc_reader rd = {NULL, no_read, NULL, NULL};
 
 static struct trc_who who(pid_t tid)
 {
-	struct trc_who w = {tid, TRC_PERS_64, &rd, {0, 0}, 0};
+	struct trc_who w = {tid, TRC_PERS_64, &rd, {0, 0}, 0, false};
 
 	return w;
 }

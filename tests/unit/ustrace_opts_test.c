@@ -2,6 +2,8 @@
  * ustrace's command line (src/ustrace/ustrace_opts.c): strace's spelling
  * of every option, and the errors strace gives.
  */
+#include <errno.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
 
@@ -91,6 +93,25 @@ int main(void)
 	   "... the names that match");
 	is_int(PARSE("-e", "trace=/(", "prog"), -1, "... a bad one refused");
 	is_int(PARSE("-I5", "prog"), -1, "-I5 refused");
+	is_int(PARSE("-e", "inject=chdir:error=ENOENT:signal=USR1:when=2+3", "prog"), 0,
+	       "-e inject=chdir:error=ENOENT:signal=USR1:when=2+3");
+	ok(o.inject.nrules == 1 && o.inject.rule[TRC_PERS_64][SYS_chdir] == 1 &&
+		   !o.inject.rule[TRC_PERS_64][SYS_read] && o.inject.rules[0].error == ENOENT &&
+		   o.inject.rules[0].signal == SIGUSR1 && o.inject.rules[0].first == 2 &&
+		   o.inject.rules[0].step == 3 && o.inject.rules[0].last == 65535,
+	   "... the rule");
+	is_int(PARSE("-e", "fault=exit_group", "-e", "inject=!%process:retval=42:when=3..5",
+		     "prog"),
+	       0, "-e fault=SET, then -e inject=!%%process:retval=42:when=3..5");
+	ok(o.inject.nrules == 2 && o.inject.rules[0].error == ENOSYS &&
+		   o.inject.rule[TRC_PERS_64][SYS_exit_group] == 1 &&
+		   o.inject.rule[TRC_PERS_64][SYS_read] == 2 && o.inject.rules[1].has_retval &&
+		   o.inject.rules[1].retval == 42 && o.inject.rules[1].first == 3 &&
+		   o.inject.rules[1].last == 5 && o.inject.rules[1].step == 0,
+	   "... fault's default ENOSYS, the later rule for the syscalls it names");
+	is_int(PARSE("-e", "inject=chdir", "prog"), -1, "-e inject= without what: refused");
+	is_int(PARSE("-e", "inject=chdir:error=NOSUCH", "prog"), -1, "... an unknown errno");
+	is_int(PARSE("-e", "inject=chdir:retval=1:when=0", "prog"), -1, "... when=0");
 	is_int(PARSE("--interruptible=never_tstp", "prog"), 0, "--interruptible=never_tstp");
 	is_int(PARSE("-C", "-z", "prog"), 0, "-C -z");
 	ok(o.trc.count == TRC_COUNT_TOO && o.trc.only_ok, "... set");
@@ -141,7 +162,7 @@ int main(void)
 	is_str(err, "Invalid process id: 'x1'", "... strace's message");
 	is_int(PARSE("-s", "-3", "prog"), -1, "bad -s");
 	is_int(PARSE("-e", "trace=nope", "prog"), -1, "unknown syscall");
-	is_int(PARSE("-e", "inject=all:error=EIO", "prog"), -1, "unsupported qualifier refused");
+	is_int(PARSE("-e", "kvm=vcpu", "prog"), -1, "unsupported qualifier refused");
 	is_int(PARSE("-X", "prog"), -1, "unknown option");
 	return done_testing();
 }
