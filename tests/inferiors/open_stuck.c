@@ -14,21 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-__attribute__((noinline)) void tick(unsigned long n)
-{
-	printf("tick %lu\n", n);
-	fflush(stdout);
-}
-
-static void *ticker(void *arg)
-{
-	(void)arg;
-	for (unsigned long n = 0;; n++) {
-		tick(n);
-		usleep(100 * 1000);
-	}
-	return NULL;
-}
+#include "ticker.h"
 
 int main(int argc, char **argv)
 {

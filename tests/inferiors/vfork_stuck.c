@@ -14,22 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* (a function of its own: a place for a breakpoint in the running thread) */
-__attribute__((noinline)) void tick(unsigned long n)
-{
-	printf("tick %lu\n", n);
-	fflush(stdout);
-}
-
-static void *ticker(void *arg)
-{
-	(void)arg;
-	for (unsigned long n = 0;; n++) {
-		tick(n);
-		usleep(100 * 1000);
-	}
-	return NULL;
-}
+#include "ticker.h"
 
 int main(int argc, char **argv)
 {
