@@ -294,9 +294,9 @@ void uthread_remove(struct uthread *th);
 struct uthread *uproc_thread(struct uproc *p, pid_t tid);
 int uproc_seize(struct uproc *p, pid_t tid);
 void uproc_detach_all(struct uproc *p);
-/* 0 once every thread is stopped (or the process gone), -ETIMEDOUT at deadline. */
 /* Ask every running thread to stop; true: all are stopped already. */
 bool uproc_interrupt_all(struct uproc *p);
+/* 0 once every thread is stopped (or the process gone), -ETIMEDOUT at deadline. */
 int uproc_stop_all_sync(struct uproc *p, long long deadline);
 /* An attach's last round: continue threads with their own signal queued (no wait). */
 void uproc_take_queued_signals(struct uproc *p);

@@ -425,7 +425,6 @@ void tracer_poll(struct tracer *t)
 {
 	bool more = reap_some(t);
 
-	leaving_procs_advance(t);
 	notify_all(t);
 	if (more)
 		tracer_wake(t);
