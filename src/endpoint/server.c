@@ -489,10 +489,10 @@ static int soonest(int a, int b)
 
 static int attach_expire(struct gdb_session *s, bool *gave_up)
 {
-	bool was = s->attaching != NULL;
-	int left = gdb_attach_expire(s);
+	bool was = s->attaching != NULL, joining = gdb_trace_joining(s);
+	int left = soonest(gdb_attach_expire(s), gdb_trace_join_expire(s));
 
-	*gave_up |= was && !s->attaching;
+	*gave_up |= (was && !s->attaching) || (joining && !gdb_trace_joining(s));
 	return left;
 }
 

@@ -172,6 +172,10 @@ void gdb_session_join(struct gdb_session *s, struct engine *e);
  * Returns ms until that, or -1 when none is in flight.
  */
 int gdb_attach_expire(struct gdb_session *s);
+/* The same for a ustrace's Qutraced.trace (its observer's attach): E6e then. */
+int gdb_trace_join_expire(struct gdb_session *s);
+/* ... and whether one is in flight. */
+bool gdb_trace_joining(const struct gdb_session *s);
 /*
  * The client's credentials, when the endpoint knows them: a client that is
  * neither root nor our own user may then not start or attach programs as

@@ -144,7 +144,7 @@ bool gdb_attach_owes_question(struct gdb_session *s)
 	return true;
 }
 
-static int vattach_expire(struct gdb_session *s)
+int gdb_attach_expire(struct gdb_session *s)
 {
 	struct engine *e = s->attaching;
 	int left = e ? engine_attach_time_left(e) : -1;
@@ -167,13 +167,6 @@ static int vattach_expire(struct gdb_session *s)
 	s->waiting = false;
 	s->closing = true;
 	return -1;
-}
-
-int gdb_attach_expire(struct gdb_session *s)
-{
-	int a = vattach_expire(s), b = gdb_trace_join_expire(s);
-
-	return a < 0 ? b : b < 0 ? a : a < b ? a : b;
 }
 
 /* The client leaves: an attach of its own still in flight goes too. */

@@ -160,8 +160,6 @@ int gdb_handle_vkill(struct gdb_session *s, const char *p, size_t len);
 /* gdb_trace.c: Qutraced.trace, a syscall trace streamed to the client */
 int gdb_handle_utraced_trace(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_utraced_detach(struct gdb_session *s, const char *p, size_t len);
-/* A join whose attach has not completed in time gives up (E6e): ms until it would, or -1. */
-int gdb_trace_join_expire(struct gdb_session *s);
 
 /* gdb_tp*.c: tracepoints */
 void gdb_tp_session_gone(struct gdb_session *s);

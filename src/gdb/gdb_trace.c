@@ -233,6 +233,14 @@ static void known_threads(struct gdb_trace *tr)
 		trc_thread_new(tr->trc, tids[i]);
 }
 
+/* A trace that never started: its engine (not the session's yet) and it go. */
+static void trace_drop(struct gdb_session *s, struct gdb_trace *tr, struct engine *e)
+{
+	engine_detach(e);
+	s->trace = NULL;
+	trace_free(tr);
+}
+
 /*
  * The observer has stopped the process (its attach): it takes the
  * joiner's place in the session and the trace starts. 0, or an error
@@ -248,9 +256,7 @@ static int trace_start(struct gdb_session *s, struct gdb_trace *tr)
 	gdb_proc_detach(s, s->engine);
 	err = gdb_proc_add(s, tr->e);
 	if (err < 0) {
-		engine_detach(tr->e);
-		s->trace = NULL;
-		trace_free(tr);
+		trace_drop(s, tr, tr->e);
 		return err;
 	}
 	s->engine = tr->e;
@@ -275,13 +281,10 @@ static void trace_joined(struct gdb_trace *tr, const struct engine_stop *st)
 	struct gdb_session *s = tr->s;
 	int err = -ESRCH;
 
-	if (st->kind != ENGINE_STOP_EXITED && st->kind != ENGINE_STOP_KILLED) {
+	if (st->kind != ENGINE_STOP_EXITED && st->kind != ENGINE_STOP_KILLED)
 		err = trace_start(s, tr);
-	} else {
-		engine_detach(tr->joiner);
-		s->trace = NULL;
-		trace_free(tr);
-	}
+	else
+		trace_drop(s, tr, tr->joiner);
 	trace_reply(s, err);
 	gdb_send_late_reply(s, "trace");
 }
@@ -339,6 +342,11 @@ int gdb_handle_utraced_trace(struct gdb_session *s, const char *p, size_t len)
 	return 0;
 }
 
+bool gdb_trace_joining(const struct gdb_session *s)
+{
+	return s->trace && s->trace->joiner;
+}
+
 int gdb_trace_join_expire(struct gdb_session *s)
 {
 	struct gdb_trace *tr = s->trace;
@@ -346,9 +354,7 @@ int gdb_trace_join_expire(struct gdb_session *s)
 
 	if (left != 0)
 		return left;
-	engine_detach(tr->joiner);
-	s->trace = NULL;
-	trace_free(tr);
+	trace_drop(s, tr, tr->joiner);
 	trace_reply(s, -ETIMEDOUT);
 	gdb_send_late_reply(s, "trace");
 	return -1;
