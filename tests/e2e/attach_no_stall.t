@@ -36,8 +36,7 @@ pinger() {
 	PING_PID=$!
 	track "$PING_PID"
 }
-worst() { sed -n 's/^max=\([0-9]*\) .*/\1/p' "$1"; }
-fast() { [[ -n $(worst "$1") ]] && (($(worst "$1") < 1000)); }
+fast() { [[ -n $(ping_worst "$1") ]] && (($(ping_worst "$1") < 1000)); }
 
 # --- a gdb joins the stuck process through the file
 pinger "$WORK/ping1.out"
@@ -46,7 +45,7 @@ pinger "$WORK/ping1.out"
 GDB1=$!
 track "$GDB1"
 wait "$PING_PID"
-ok "a join that cannot complete: the other client's worst round trip $(worst "$WORK/ping1.out") ms" \
+ok "a join that cannot complete: the other client's worst round trip $(ping_worst "$WORK/ping1.out") ms" \
 	fast "$WORK/ping1.out"
 wait "$GDB1"
 unlike "$(cat "$WORK/gdb1.out")" '^\* 1 +Thread' '... and the join gave up (no thread list)'
@@ -71,7 +70,7 @@ pinger "$WORK/ping3.out"
 U3=$!
 track "$U3"
 wait "$PING_PID"
-ok "a ustrace join that cannot complete: the other client's worst round trip $(worst "$WORK/ping3.out") ms" \
+ok "a ustrace join that cannot complete: the other client's worst round trip $(ping_worst "$WORK/ping3.out") ms" \
 	fast "$WORK/ping3.out"
 ok '... and ustrace gives up, saying why' wait_exit "$U3"
 like "$(cat "$WORK/u3.err")" 'no answer|timed out' '... ("no answer" at the join, or "timed out" at the trace)'
@@ -89,7 +88,7 @@ pinger "$WORK/ping2.out"
 timeout -k 5 "$E2E_WAIT" "$RSPCLIENT" -t "$E2E_WAIT" "$TCP" 'qSupported:multiprocess+' \
 	"vAttach;$(printf %x "$P")" >"$WORK/attach.out" 2>&1
 wait "$PING_PID"
-ok "a vAttach that cannot complete: the other client's worst round trip $(worst "$WORK/ping2.out") ms" \
+ok "a vAttach that cannot complete: the other client's worst round trip $(ping_worst "$WORK/ping2.out") ms" \
 	fast "$WORK/ping2.out"
 like "$(tail -1 "$WORK/attach.out")" '^E6e' '... and the vAttach gives up after the stop timeout'
 

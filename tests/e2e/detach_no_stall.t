@@ -35,7 +35,6 @@ OFF=$("$GDB" -nx -batch -ex 'break tick' "$PROG" 2>/dev/null |
 [[ -n $OFF ]] || bail "no address for tick"
 # code_at PID ADDR: the byte at ADDR in PID's memory, in hex
 code_at() { dd if="/proc/$1/mem" bs=1 skip=$(($2)) count=1 2>/dev/null | od -An -tx1 | tr -d ' '; }
-worst() { sed -n 's/^max=\([0-9]*\) .*/\1/p' "$1"; }
 
 # trial N: an open_stuck (P) with a patched breakpoint (BP), its main
 # thread stuck in an open; its gdb is killed while the other client
@@ -69,7 +68,7 @@ trial() {
 	kill -9 "$CLIENT"
 	wait "$CLIENT" 2>/dev/null # (not "Killed" on the test's output)
 	wait "$PING_PID"
-	W=$(worst "$t.ping")
+	W=$(ping_worst "$t.ping")
 	[[ $(pid_state "$P") == D || $(grep -c '^opened' "$t.out") == 0 ]] && STUCK=yes
 	kill -CONT "$FUSE2"
 }

@@ -469,6 +469,12 @@ skip_if_gdbserver() {
 # ------------------------------------------------------------- engines
 # For the tests of many clients on one process (tests/e2e/engines_*.t).
 
+# ping_worst FILE: the worst round trip (ms) of an `rspclient --ping` run
+# whose output is FILE; empty if it printed none.
+ping_worst() {
+	sed -n 's/^max=\([0-9]*\) .*/\1/p' "$1"
+}
+
 # rendezvous_sock PID: the rendezvous socket of PID, where a client joins
 # the process as an engine of its own (UTRACED_RUNDIR must be set).
 rendezvous_sock() {
