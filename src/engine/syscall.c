@@ -269,23 +269,3 @@ void observe_thread_new(struct uproc *p, pid_t tid)
 
 	observers_tell(p, &ev, 0, 0);
 }
-
-/*
- * An observer's signal for tid, stopped at a syscall stop it was told of:
- * given when the thread resumes, as a tracer's restart signal (the kernel
- * sends it with si_code SI_KERNEL). ustrace's -e inject=...:signal=.
- */
-int engine_observe_signal(struct engine *e, pid_t tid, int sig)
-{
-	struct uthread *th;
-
-	if (e->dead)
-		return -ESRCH;
-	if (!e->observer || sig <= 0 || sig >= NSIG)
-		return -EINVAL;
-	th = uproc_thread(e->p, tid);
-	if (!th || !th->stopped || !th->sig_stop)
-		return -ESRCH;
-	th->deliver_sig = sig;
-	return 0;
-}
