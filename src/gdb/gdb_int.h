@@ -105,6 +105,7 @@ void gdb_proc_remove(struct gdb_session *s, struct engine *e);
 void gdb_proc_detach(struct gdb_session *s, struct engine *e);
 bool gdb_procs_take_pending(struct gdb_session *s, struct engine_stop *st);
 bool gdb_procs_death_pending(struct gdb_session *s, pid_t pid);
+size_t gdb_proc_threads(struct gdb_session *s, struct engine *e, pid_t **out);
 void gdb_select_stopped(struct gdb_session *s, const struct engine_stop *st);
 bool gdb_procs_on_stop(struct gdb_session *s, const struct engine_stop *st);
 int gdb_procs_resume(struct gdb_session *s, const struct engine_resume *acts, const pid_t *pids,

@@ -183,7 +183,7 @@ static int parse_action(struct gdb_session *s, const char **pp, const char *end,
 		q++;
 		if (gdb_parse_tid(&q, end, pid, &a->tid) < 0)
 			return -EINVAL;
-		if (*pid > 0 && !gdb_proc_of(s, *pid))
+		if (*pid > 0 && !gdb_proc_of(s, *pid) && kind != 't')
 			return -ESRCH;
 	}
 	if (kind == 'r')
@@ -192,6 +192,23 @@ static int parse_action(struct gdb_session *s, const char **pp, const char *end,
 		return -EINVAL;
 	*pp = q;
 	return 0;
+}
+
+/*
+ * Are all the actions stops ('t') of processes that are gone? gdb (its
+ * target non-stop mode) stops everything after the last exit, and stops
+ * the threads of a process whose exit it has just heard.
+ */
+static bool only_stops_of_gone(struct gdb_session *s, const struct engine_resume *acts,
+			       const pid_t *pids, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (acts[i].action != ENGINE_HOLD)
+			return false;
+		if (pids[i] > 0 ? gdb_proc_of(s, pids[i]) != NULL : s->nprocs > 0)
+			return false;
+	}
+	return true;
 }
 
 int gdb_handle_vcont(struct gdb_session *s, const char *p, size_t len)
@@ -213,6 +230,12 @@ int gdb_handle_vcont(struct gdb_session *s, const char *p, size_t len)
 	}
 	if (!n)
 		return -EINVAL;
+	if (only_stops_of_gone(s, acts, pids, n)) {
+		buf_puts(&s->reply, "OK"); /* as gdbserver: nothing left to stop */
+		return 0;
+	}
+	if (!s->engine)
+		return -ESRCH;
 	if (s->range.on && (n > GDB_RANGE_ACTS || s->range.tid <= 0 || s->nonstop))
 		s->range.on = false; /* plain steps: gdb steps again itself */
 	if (s->range.on) {

@@ -154,6 +154,29 @@ static size_t min_size(size_t a, size_t b)
 	return a < b ? a : b;
 }
 
+/*
+ * The threads gdb is shown for e's process, in a malloc'd array (*out,
+ * NULL on failure). A process whose death gdb has not heard yet (one
+ * stop per resume in all-stop) keeps its main thread in the list, as with
+ * gdbserver: otherwise gdb forgets its threads and never resumes it to
+ * hear the exit (gdb.multi/multi-kill.exp).
+ */
+size_t gdb_proc_threads(struct gdb_session *s, struct engine *e, pid_t **out)
+{
+	size_t n = engine_threads(e, NULL, 0);
+	pid_t *tids = malloc((n ? n : 1) * sizeof(*tids));
+
+	*out = tids;
+	if (!tids)
+		return 0;
+	n = min_size(n, engine_threads(e, tids, n));
+	if (!n && gdb_procs_death_pending(s, engine_pid(e))) {
+		tids[0] = engine_pid(e);
+		n = 1;
+	}
+	return n;
+}
+
 /* Every thread of every process of the session, as (pid, tid) pairs. */
 static size_t all_threads(struct gdb_session *s, pid_t **out)
 {
@@ -162,17 +185,16 @@ static size_t all_threads(struct gdb_session *s, pid_t **out)
 
 	for (size_t i = 0; i < s->nprocs; i++) {
 		struct engine *e = s->procs[i].e;
-		size_t n = engine_threads(e, NULL, 0);
-		pid_t *nv = realloc(v, (total + n) * 2 * sizeof(pid_t) + 1);
-		pid_t *tids = malloc(n * sizeof(pid_t) + 1);
+		pid_t *tids, *nv;
+		size_t n = gdb_proc_threads(s, e, &tids);
 
+		nv = realloc(v, (total + n) * 2 * sizeof(pid_t) + 1);
 		if (!nv || !tids) {
 			free(nv ? nv : v);
 			free(tids);
 			return 0;
 		}
 		v = nv;
-		n = min_size(n, engine_threads(e, tids, n));
 		for (size_t k = 0; k < n; k++) {
 			v[2 * (total + k)] = engine_pid(e);
 			v[2 * (total + k) + 1] = tids[k];

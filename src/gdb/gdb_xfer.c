@@ -15,14 +15,13 @@
 
 static int threads_of(struct gdb_session *s, struct engine *e, struct buf *b)
 {
-	size_t n = engine_threads(e, NULL, 0), got;
-	pid_t *tids = malloc((n ? n : 1) * sizeof(*tids));
+	pid_t *tids;
+	size_t n = gdb_proc_threads(s, e, &tids);
 	char name[64];
 
 	if (!tids)
 		return -ENOMEM;
-	got = engine_threads(e, tids, n);
-	for (size_t i = 0; i < n && i < got; i++) {
+	for (size_t i = 0; i < n; i++) {
 		buf_puts(b, "<thread id=\"");
 		gdb_put_ptid(s, b, engine_pid(e), tids[i]);
 		buf_putc(b, '"');

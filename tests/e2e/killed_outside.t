@@ -5,7 +5,12 @@
 # the death is gdb's to hear of at its next request: the detach answers
 # OK and the server then exits, a continue answers with the death, and
 # with a fork child killed, detaching the child still works and the
-# parent goes on to see the child's death.
+# parent goes on to see the child's death. Last, gdb.multi/multi-kill.exp:
+# three running processes of one extended-remote connection killed at
+# once, gdb in its target non-stop mode: each death is heard, one per
+# resume; the processes not yet heard of keep their thread in gdb's list,
+# and once all are gone the server still answers vCont?, vCont;t and
+# qXfer:threads (gdb stops everything after an exit).
 . "$(dirname "$0")/../lib/e2e.sh"
 
 PROG=$INFDIR/killed_outside
@@ -32,5 +37,23 @@ remote_gdb "$PROG" 'set detach-on-fork off' 'set follow-fork-mode child' \
 like "$GDB_OUT" '^\[Inferior 2 \(process [0-9]+\) detached\]$' 'fork: the dead child is detached'
 unlike "$GDB_OUT" "Can't detach" 'fork: no error'
 exited_with 2 'fork: the parent saw its child killed'
+
+# --- three running processes killed at once (gdb.multi/multi-kill.exp)
+start_server --multi :0 || bail "server did not start"
+cmds=('maint set target-non-stop on' "target extended-remote $TARGET" "set remote exec-file $PROG"
+	'break all_started')
+for i in 1 2 3; do
+	((i > 1)) && cmds+=(add-inferior "inferior $i" "file $PROG")
+	cmds+=(run "set \$p$i = mypid")
+done
+cmds+=('set schedule-multiple on' 'eval "shell (sleep 1; kill -9 %d %d %d) &", $p1, $p2, $p3'
+	continue 'info inferiors' 'inferior 1' continue 'inferior 2' continue 'inferior 3' continue
+	'info inferiors')
+ex_args "${cmds[@]}"
+run_gdb "$PROG" "${EX[@]}"
+n=$(grep -c '^Program terminated with signal SIGKILL, Killed\.$' <<<"$GDB_OUT")
+is "$n" 3 'three killed at once: each death heard' || diag "$GDB_OUT"
+unlike "$GDB_OUT" 'does not support stopping threads|Remote connection closed' '  no error on the way'
+unlike "$(tail -3 <<<"$GDB_OUT")" 'process [0-9]' '  no inferior left with a process'
 
 done_testing
