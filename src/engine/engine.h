@@ -275,7 +275,7 @@ struct engine *engine_attach(struct tracer *t, pid_t pid, const struct engine_cl
  * Frees e. Works on a dead engine too.
  */
 void engine_detach(struct engine *e);
-/* Kill the process (SIGKILL). on_stop(KILLED) follows. */
+/* Kill the process (SIGKILL), without waiting for its end: on_stop(KILLED) follows. */
 int engine_kill(struct engine *e);
 
 pid_t engine_pid(const struct engine *e);

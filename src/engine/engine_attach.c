@@ -529,19 +529,17 @@ void engine_detach(struct engine *e)
 	uproc_let_go(p);
 }
 
+/*
+ * SIGKILL, and no waiting for the death: a thread in uninterruptible sleep
+ * (a hung NFS or FUSE request) can hold it off for ever, and the loop
+ * must not wait for that. The loop reaps the exit like any other (and an
+ * engine that detaches meanwhile leaves the dying threads to the kernel).
+ */
 int engine_kill(struct engine *e)
 {
 	struct uproc *p = e->p;
-	struct tracer *t = p->t;
-	pid_t pid = p->pid;
 
 	if (p->exited)
 		return 0;
-	if (kill(pid, SIGKILL) < 0)
-		return -errno;
-	/* reap synchronously so the reply to 'k'/vKill comes after the death */
-	while (!p->exited)
-		if (tracer_wait_one(t) < 0)
-			break;
-	return 0;
+	return kill(p->pid, SIGKILL) < 0 ? -errno : 0;
 }

@@ -209,7 +209,12 @@ void uproc_detach_all(struct uproc *p)
 		sig = uproc_resume_signal(th);
 		if (p->dregs_used)
 			bp_dregs_clear(th->tid);
-		ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig);
+		/*
+		 * ESRCH: no longer in its stop, woken by a SIGKILL (a kill just
+		 * sent). It will stop again at PTRACE_EVENT_EXIT: gone then.
+		 */
+		if (ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig) < 0 && errno == ESRCH)
+			leaving_add(p, th->tid);
 	}
 }
 
