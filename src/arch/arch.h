@@ -146,6 +146,7 @@ struct arch_xol {
 	uint8_t code[ARCH_XOL_SLOT];
 	size_t code_len;
 	size_t insn_len; /* length of the original instruction (0: undecodable) */
+	bool pushes;	 /* a call made of a push and a jmp: not under a shadow stack */
 	unsigned int npoints;
 	struct arch_xol_point points[ARCH_XOL_POINTS];
 };
@@ -158,6 +159,12 @@ struct arch_xol {
  */
 int arch_xol_prepare(const struct arch_desc *d, const uint8_t *insn, size_t avail, uint64_t addr,
 		     uint64_t slot, struct arch_xol *out);
+/*
+ * Does a thread's /proc/PID/task/TID/status text say its shadow stack is
+ * on (x86 CET)? A relocated call pushes its return address with a plain
+ * push, which the shadow stack does not see: its ret would then fault.
+ */
+bool arch_shadow_stack_on(const struct arch_desc *d, const char *status);
 /* The same, falling through to fall (64-bit: within rel32 of the slot) instead of A+len. */
 int arch_xol_prepare_fall(const struct arch_desc *d, const uint8_t *insn, size_t avail,
 			  uint64_t addr, uint64_t slot, uint64_t fall, struct arch_xol *out);

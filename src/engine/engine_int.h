@@ -371,6 +371,8 @@ void xol_exec(struct uproc *p);
 void xol_fork_child(struct uproc *p, pid_t child);
 void xol_release(struct uproc *p);
 void xol_free(struct uproc *p);
+/* Is tid's shadow stack on? A call copied out of line would then break it. */
+bool xol_shadow_stack(struct uproc *p, pid_t tid);
 /* n free slots in a row in a page within reach of addr (any page: 0); 0 if none. */
 uint64_t xol_take(struct uproc *p, uint64_t addr, unsigned n);
 void xol_give_back(struct uproc *p, uint64_t addr, unsigned n);

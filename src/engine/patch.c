@@ -115,6 +115,15 @@ static int write_prog(struct uproc *p, const struct swbp *bp, uint64_t addr)
 	return mem_write_raw(p, addr, buf, prog->size) == (ssize_t)prog->size ? 0 : -EIO;
 }
 
+/* Does one of the relocated instructions make a call by a push and a jmp? */
+static bool patch_pushes(const struct arch_patch *code)
+{
+	for (unsigned k = 0; k < code->ninsns; k++)
+		if (code->reloc[k].pushes)
+			return true;
+	return false;
+}
+
 enum xol_result patch_prepare(struct uthread *th, struct swbp *bp)
 {
 	struct uproc *p = th->p;
@@ -141,6 +150,8 @@ enum xol_result patch_prepare(struct uthread *th, struct swbp *bp)
 			   at + ARCH_PATCH_TRAMP, &pt->code);
 	if (!pt->code.why)
 		pt->code.why = patch_site_check(p, bp->addr, &pt->code);
+	if (!pt->code.why && patch_pushes(&pt->code) && xol_shadow_stack(p, p->pid))
+		pt->code.why = "call under a shadow stack";
 	if (!pt->code.why &&
 	    (write_prog(p, bp, at + ARCH_PATCH_TRAMP) < 0 ||
 	     mem_write_raw(p, at, pt->code.code, pt->code.code_len) != (ssize_t)pt->code.code_len))

@@ -17,6 +17,7 @@
  * of sched.c, counted in the process's stats.
  */
 #include "engine_int.h"
+#include "../util/procfs.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -366,6 +367,14 @@ static uint64_t slot_take(struct uproc *p, uint64_t addr)
 	return xol_take(p, addr, 1);
 }
 
+bool xol_shadow_stack(struct uproc *p, pid_t tid)
+{
+	char status[4096];
+
+	return proc_task_status(p->pid, tid, status, sizeof(status)) > 0 &&
+	       arch_shadow_stack_on(p->arch, status);
+}
+
 /* th's slot holds the relocated instruction at addr (written only when it changes). */
 static int slot_fill(struct uthread *th, uint64_t addr, struct swbp *bp)
 {
@@ -385,6 +394,10 @@ static int slot_fill(struct uthread *th, uint64_t addr, struct swbp *bp)
 	if (arch_xol_prepare(p->arch, insn, (size_t)n, addr, th->xol_slot, th->xol) < 0)
 		return -EINVAL;
 	th->xol_for = addr;
+	if (th->xol->kind == ARCH_XOL_RUN && th->xol->pushes && xol_shadow_stack(p, th->tid)) {
+		th->xol->kind = ARCH_XOL_INPLACE;
+		th->xol->why = "call under a shadow stack";
+	}
 	if (th->xol->kind != ARCH_XOL_RUN)
 		return -EINVAL;
 	if (mem_write_raw(p, th->xol_slot, th->xol->code, th->xol->code_len) !=

@@ -29,6 +29,9 @@ enum proc_kind proc_kind(pid_t pid, uid_t *uid, gid_t *gid);
 /* The process a thread belongs to (its Tgid), or 0. */
 pid_t proc_tgid(pid_t tid);
 
+/* A thread's /proc/PID/task/TID/status, NUL-terminated in buf; its length, or -errno. */
+ssize_t proc_task_status(pid_t pid, pid_t tid, char *buf, size_t len);
+
 /*
  * A client, as far as the permission check needs: taken once, when it
  * comes, so that a later check does not read the ids of whatever reused

@@ -286,6 +286,7 @@ static const char *relocate_call(struct xol *c)
 		return "too long";
 	if (!mark(c, c->addr, (uint8_t)pushed))
 		return "too long";
+	c->x->pushes = true;
 	why = emit_call_jump(c, pushed);
 	if (why || !c->is64)
 		return why;
@@ -475,6 +476,33 @@ bool arch_xol_fixup(const struct arch_xol *x, uint64_t slot, const struct arch_d
 			r->gp.rsp = (uint32_t)r->gp.rsp;
 		arch_set_pc(d, r, p->pc);
 		return true;
+	}
+	return false;
+}
+
+/* The line "x86_Thread_features:" (Linux 6.6+) lists "shstk" when it is on. */
+bool arch_shadow_stack_on(const struct arch_desc *d, const char *status)
+{
+	static const char key[] = "\nx86_Thread_features:";
+	const char *line, *end;
+
+	if (!d || !status || (d->kind != ARCH_AMD64 && d->kind != ARCH_I386))
+		return false;
+	line = strstr(status, key);
+	if (!line)
+		return false;
+	line += sizeof(key) - 1;
+	end = strchr(line, '\n');
+	if (!end)
+		end = line + strlen(line);
+	while (line < end) {
+		size_t n;
+
+		line += strspn(line, " \t");
+		n = strcspn(line, " \t\n");
+		if (n == 5 && line + n <= end && !memcmp(line, "shstk", 5))
+			return true;
+		line += n ? n : 1;
 	}
 	return false;
 }
