@@ -83,16 +83,17 @@ struct gdb_session {
 	struct engine *attaching; /* an attach in flight, its stop not come (gdb_attach.c) */
 	bool attach_replies;	  /* ... a vAttach's: its reply is owed */
 	bool question_owed;	  /* ... a joiner's: '?' came before it */
-	bool closing;		  /* the endpoint should close after flushing */
-	bool detached;		  /* 'D' succeeded */
-	bool killed;		  /* 'k' or vKill took the process */
-	bool noack_pending;	  /* QStartNoAckMode: stop acking after this reply */
-	bool multiprocess;	  /* both sides said multiprocess+: pPID.TID ids */
-	bool secondary;		  /* joined a held process: no progress lines, no exit policy */
-	size_t thread_iter;	  /* qsThreadInfo position */
-	pid_t g_tid;		  /* Hg thread (0 = any) */
-	pid_t c_tid;		  /* Hc thread (0/-1 = any/all) */
-	struct engine_stop last;  /* last stop reported (for '?') */
+	pid_t attach_noregs; /* non-stop attach: its stops go without registers (gdb_attach.c) */
+	bool closing;	     /* the endpoint should close after flushing */
+	bool detached;	     /* 'D' succeeded */
+	bool killed;	     /* 'k' or vKill took the process */
+	bool noack_pending;  /* QStartNoAckMode: stop acking after this reply */
+	bool multiprocess;   /* both sides said multiprocess+: pPID.TID ids */
+	bool secondary;	     /* joined a held process: no progress lines, no exit policy */
+	size_t thread_iter;  /* qsThreadInfo position */
+	pid_t g_tid;	     /* Hg thread (0 = any) */
+	pid_t c_tid;	     /* Hc thread (0/-1 = any/all) */
+	struct engine_stop last; /* last stop reported (for '?') */
 	bool have_last;
 	bool pass[NSIG];	/* QPassSignals */
 	bool program_sig[NSIG]; /* QProgramSignals (true = may deliver) */

@@ -22,6 +22,12 @@
 /*
  * In non-stop an attach is answered "OK", and every thread's stop comes as
  * a notification (gdb prints "Thread N stopped." for each), as gdbserver.
+ * The OK goes first: gdb learns the process from it, and a stop heard
+ * before (without multiprocess, a bare tid) would make it a new inferior
+ * (gdb.multi/attach-no-multi-process.exp). And these stops go without
+ * registers until gdb has taken them all: gdb reads them in the sizes of
+ * the inferior's architecture, which it knows only once it has read the
+ * target's description (gdbserver's come later, by chance of timing).
  */
 static void attach_nonstop(struct gdb_session *s, struct engine *e)
 {
@@ -31,6 +37,8 @@ static void attach_nonstop(struct gdb_session *s, struct engine *e)
 
 	buf_reset(&s->reply);
 	buf_puts(&s->reply, "OK");
+	gdb_send_late_reply(s, "attach");
+	s->attach_noregs = engine_pid(e);
 	if (!tids)
 		return;
 	/* a signal met at the attach is that thread's stop (gdb_session_set_engine kept it) */
@@ -47,13 +55,18 @@ static void attach_nonstop(struct gdb_session *s, struct engine *e)
 	free(tids);
 }
 
-/* The process is stopped for a vAttach's engine: its reply, in s->reply. */
-static void attach_done(struct gdb_session *s, struct engine *e)
+/*
+ * The process is stopped for a vAttach's engine: its reply, in s->reply;
+ * true if it was sent already (non-stop).
+ */
+static bool attach_done(struct gdb_session *s, struct engine *e)
 {
 	fprintf(stderr, "Attached; pid = %d\n", engine_pid(e));
 	gdb_adopt(s, e);
-	if (s->nonstop)
-		attach_nonstop(s, e);
+	if (!s->nonstop)
+		return false;
+	attach_nonstop(s, e);
+	return true;
 }
 
 /* A vAttach's stop came: the reply it owes. */
@@ -63,8 +76,8 @@ static void vattach_done(struct gdb_session *s, struct engine *e, const struct e
 	if (st->kind == ENGINE_STOP_EXITED || st->kind == ENGINE_STOP_KILLED) {
 		engine_detach(e); /* it died before it stopped */
 		buf_printf(&s->reply, "E%02x", ESRCH);
-	} else {
-		attach_done(s, e);
+	} else if (attach_done(s, e)) {
+		return;
 	}
 	gdb_send_late_reply(s, "attach");
 }
@@ -92,10 +105,8 @@ int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len)
 		engine_detach(e);
 		return -ESRCH;
 	}
-	if (!engine_attaching(e)) { /* held stopped by another engine: stopped at once */
-		attach_done(s, e);
-		return 0;
-	}
+	if (!engine_attaching(e)) /* held stopped by another engine: stopped at once */
+		return attach_done(s, e) ? GDB_NO_REPLY : 0;
 	s->attaching = e;
 	s->attach_replies = true;
 	return GDB_NO_REPLY;

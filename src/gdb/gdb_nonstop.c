@@ -87,6 +87,7 @@ int gdb_handle_vstopped(struct gdb_session *s, const char *p, size_t len)
 	(void)len;
 	queue_pop(s); /* the one gdb has just dealt with */
 	if (!s->nsq_len) {
+		s->attach_noregs = 0; /* an attach's stops all taken (gdb_attach.c) */
 		buf_puts(&s->reply, "OK");
 		return 0;
 	}

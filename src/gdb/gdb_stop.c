@@ -144,7 +144,15 @@ void gdb_stop_reply(struct gdb_session *s, const struct engine_stop *st, struct 
 		buf_putc(b, ';');
 	}
 	pr = gdb_proc_of(s, st->pid);
-	if (pr)
+	/*
+	 * exec: before the registers, as gdbserver: gdb skips the registers
+	 * that follow it (the new program's, maybe of another architecture)
+	 * but reads those before it in the old one's sizes.
+	 */
+	if (st->kind == ENGINE_STOP_EXEC)
+		put_reason(s, st, b);
+	if (pr && st->pid != s->attach_noregs)
 		put_expedited(pr->e, st->tid, b);
-	put_reason(s, st, b);
+	if (st->kind != ENGINE_STOP_EXEC)
+		put_reason(s, st, b);
 }
