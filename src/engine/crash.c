@@ -97,31 +97,63 @@ static bool crash_stop_of(struct uthread *th, long long deadline, int *status)
 	return crash_wait_stop(th->tid, deadline, status);
 }
 
+/* Is an int3's SIGTRAP (SI_KERNEL) queued for tid, behind the stop it is in? */
+static bool kernel_trap_queued(pid_t tid)
+{
+	struct __ptrace_peeksiginfo_args a = {.off = 0, .flags = 0, .nr = 8};
+	siginfo_t si[8];
+	long n = ptrace(PTRACE_PEEKSIGINFO, tid, &a, si);
+
+	for (long i = 0; i < n; i++)
+		if (si[i].si_signo == SIGTRAP && si[i].si_code == SI_KERNEL)
+			return true;
+	return false;
+}
+
+/*
+ * A trap that an interrupt's stop overtook, still queued: a step's, or an
+ * int3's (one of ours, or a trampoline's that the thread was just rolled
+ * out of). Taken here (its stop in *status) and, as every SIGTRAP stop of
+ * a leaving thread, not passed (leaving_let_go, which rewinds it onto a
+ * trap of ours): detached with it, the thread would die of it. False if
+ * the thread is gone or stuck.
+ */
+static bool take_queued_trap(pid_t tid, long long deadline, int *status)
+{
+	if (!leaving_step_trap_queued(tid) && !kernel_trap_queued(tid))
+		return true;
+	return ptrace(PTRACE_CONT, tid, 0L, 0L) == 0 && crash_wait_stop(tid, deadline, status);
+}
+
 static void let_thread_go(struct uthread *th, long long deadline)
 {
 	struct leaving l;
 	int status, sig;
 
 	sig = th->has_pending && th->pending.kind == UEV_SIGNAL ? th->pending.sig : th->deliver_sig;
-	if (th->stopped && (sig || !leaving_step_trap_queued(th->tid))) {
+	if (th->stopped && sig) { /* a signal it was to get goes with it */
+		if (patch_rollback_tid(th->p, th->tid) == 2 && (sig == SIGSEGV || sig == SIGBUS))
+			sig = 0;
 		if (th->p->dregs_used)
 			bp_dregs_clear(th->tid);
 		ptrace(PTRACE_DETACH, th->tid, 0L, (long)sig);
 		return;
 	}
-	if (th->stopped) /* with a step's trap queued: as at an interrupt, below */
+	if (th->stopped)
 		status = PTRACE_EVENT_STOP << 16 | SIGTRAP << 8 | 0x7f;
 	else if (!crash_stop_of(th, deadline, &status))
 		return; /* gone, or stuck: the kernel detaches it when we die */
-	/* a step's trap an interrupt overtook: taken (not passed), else it kills */
-	if ((unsigned)status >> 16 == PTRACE_EVENT_STOP && leaving_step_trap_queued(th->tid) &&
-	    (ptrace(PTRACE_CONT, th->tid, 0L, 0L) < 0 ||
-	     !crash_wait_stop(th->tid, deadline, &status)))
-		return;
-	/* out of a trampoline; a condition's fault in the agent is ours, not passed */
+	/*
+	 * Out of a trampoline (stopped in the agent, it would go on to the
+	 * trap of a true condition); a condition's fault in the agent is
+	 * ours, not passed.
+	 */
 	if (patch_rollback_tid(th->p, th->tid) == 2 &&
 	    (WSTOPSIG(status) == SIGSEGV || WSTOPSIG(status) == SIGBUS))
 		status = PTRACE_EVENT_STOP << 16 | SIGTRAP << 8 | 0x7f;
+	if ((unsigned)status >> 16 == PTRACE_EVENT_STOP &&
+	    !take_queued_trap(th->tid, deadline, &status))
+		return;
 	leaving_init(&l, th->p, th->tid); /* (its trap bytes are back now) */
 	leaving_let_go(&l, status);
 }
