@@ -54,7 +54,11 @@ crash_case() {
 		wait "$srv_pid"
 		STATUS=$?
 	} 2>/dev/null # (bash's "Segmentation fault" and the like)
-	died_of "${spec##*:}" "$what" || diag "gdb: $(cat "$WORK/gdb.out")"
+	if [[ -n ${CRASH_MAY_MISS:-} && $STATUS == 0 ]] && ! file_has "$SERVER_ERR" 'restoring'; then
+		skip 2 "$what: the program ended before the crash point (not a loss: nothing crashed)"
+	else
+		died_of "${spec##*:}" "$what" || diag "gdb: $(cat "$WORK/gdb.out")"
+	fi
 	wait_exit "$GDB_PID"
 	close_reader
 }
@@ -85,8 +89,10 @@ crash_case detach:1:ill 'mid-detach' 'break work' continue detach
 # still queued. The kernel's own detach then delivered their SIGTRAPs.
 # Under load it still lost it 3 times in 28: a true condition's int3 in
 # a trampoline, its SIGTRAP queued behind our interrupt, was detached
-# with it; 0 in 20 since that trap is taken first.)
-crash_case stop:300:segv 'agent: patched, threads in trampolines' \
+# with it; 0 in 20 since that trap is taken first.) The number of stops
+# in a run varies: in about 1 run in 8 the program ends before the 300th
+# (also before a 150th), and then nothing crashed: those two checks skip.
+CRASH_MAY_MISS=1 crash_case stop:300:segv 'agent: patched, threads in trampolines' \
 	'set breakpoint condition-evaluation target' 'dprintf work,"hit %ld\n", i' \
 	'condition 1 i % 200 == 0' continue
 
