@@ -6,8 +6,10 @@
  * that comes out is checked (NUL-terminated, within RSP_MAX_PACKET), sent
  * back with rsp_send() and rsp_send_notify(), and the framed reply is
  * decoded again by an independent decoder here: escapes, run lengths and
- * checksum must give back exactly the payload. The hex helpers get each
- * payload too. Any mismatch aborts, which libFuzzer reports like a crash.
+ * checksum must give back exactly the payload, and so must the codec's own
+ * client side (rsp_client_init). The same input also goes, as a server's
+ * replies, to a client connection. The hex helpers get each payload too.
+ * Any mismatch aborts, which libFuzzer reports like a crash.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -61,6 +63,22 @@ static size_t unframe(const char *f, size_t n, char start, uint8_t *out, size_t 
 	return len;
 }
 
+/* The client side reads the framed packet f[0..n) back as payload[0..len). */
+static void client_reads(const char *f, size_t n, const char *payload, size_t len, bool notify)
+{
+	static struct rsp_conn c;
+	struct rsp_event ev = {0};
+	size_t off = 0;
+
+	rsp_client_init(&c);
+	c.noack = true;
+	while (off < n && ev.kind == RSP_EV_NONE)
+		off += rsp_feed(&c, (const uint8_t *)f + off, n - off, &ev);
+	CHECK(off == n && ev.kind == RSP_EV_PACKET && c.notify == notify && ev.len == len);
+	CHECK(!memcmp(ev.data, payload, len));
+	rsp_conn_free(&c);
+}
+
 /* Frame the payload both ways and check that it comes back unchanged. */
 static void echo(const char *payload, size_t len, bool noack)
 {
@@ -72,12 +90,14 @@ static void echo(const char *payload, size_t len, bool noack)
 	rsp_send(&c, payload, len);
 	CHECK(unframe(c.out.data, c.out.len, '$', back, sizeof(back)) == len);
 	CHECK(!memcmp(back, payload, len));
+	client_reads(c.out.data, c.out.len, payload, len, false);
 	if (!noack)
 		CHECK(c.last.len == c.out.len && !memcmp(c.last.data, c.out.data, c.out.len));
 	buf_reset(&c.out);
 	rsp_send_notify(&c, payload, len);
 	CHECK(unframe(c.out.data, c.out.len, '%', back, sizeof(back)) == len);
 	CHECK(!memcmp(back, payload, len));
+	client_reads(c.out.data, c.out.len, payload, len, true);
 	rsp_conn_free(&c);
 }
 
@@ -96,6 +116,27 @@ static void hex(const char *p, size_t len)
 	}
 }
 
+/* The input as a server's replies: whatever comes out is bounded and terminated. */
+static void as_replies(const uint8_t *data, size_t size, size_t stride, bool noack)
+{
+	static struct rsp_conn c;
+	struct rsp_event ev;
+
+	rsp_client_init(&c);
+	c.noack = noack;
+	while (size) {
+		size_t chunk = stride && stride < size ? stride : size;
+		size_t n = rsp_feed(&c, data, chunk, &ev);
+
+		CHECK(n > 0 && n <= chunk);
+		data += n;
+		size -= n;
+		if (ev.kind == RSP_EV_PACKET)
+			CHECK(ev.len <= RSP_MAX_PACKET && ev.data[ev.len] == '\0');
+	}
+	rsp_conn_free(&c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rsp_conn c;
@@ -110,6 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	stride = data[0] >> 1;
 	data++;
 	size--;
+	as_replies(data, size, stride, c.noack);
 	while (size) {
 		size_t chunk = stride && stride < size ? stride : size;
 		size_t n = rsp_feed(&c, data, chunk, &ev);
