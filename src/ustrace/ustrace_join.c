@@ -23,6 +23,7 @@
 #include "../rsp/rsp.h"
 #include "../tracer/trc_wire.h"
 #include "../util/buf.h"
+#include "../util/rundir.h"
 #include "ustrace.h"
 
 #define JOIN_TIMEOUT_MS 10000 /* for the daemon's replies */
@@ -42,37 +43,24 @@ struct ust_join {
 };
 
 /*
- * Where the daemon puts its sockets: RUNDIR as src/endpoint/ep_rendezvous.c
- * makes it. Without $UTRACED_RUNDIR a system daemon's /run/utraced (its
- * sockets belong to each process's user) and then our own.
+ * The daemon's socket for pid: a system daemon's (its sockets belong to
+ * each process's user), then one of our own (util/rundir.c: one directory
+ * when $UTRACED_RUNDIR says where, or when we are root).
  */
-static size_t rundirs(char dirs[2][256])
-{
-	const char *env = getenv("UTRACED_RUNDIR"), *xdg = getenv("XDG_RUNTIME_DIR");
-	size_t n = 0;
-
-	if (env && *env) {
-		snprintf(dirs[n++], 256, "%s", env);
-		return n;
-	}
-	snprintf(dirs[n++], 256, "/run/utraced");
-	if (geteuid() != 0 && xdg && *xdg)
-		snprintf(dirs[n++], 256, "%s/utraced", xdg);
-	return n;
-}
-
 static int connect_rendezvous(pid_t pid)
 {
-	char dirs[2][256];
-	size_t n = rundirs(dirs);
+	uid_t daemons[2] = {0, geteuid()};
+	char prev[256] = "";
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < 2; i++) {
 		struct sockaddr_un un = {.sun_family = AF_UNIX};
+		char dir[256];
 		int fd;
 
-		if (snprintf(un.sun_path, sizeof(un.sun_path), "%s/%d.sock", dirs[i], (int)pid) >=
-		    (int)sizeof(un.sun_path))
+		if (rundir_of(daemons[i], dir, sizeof(dir)) < 0 || !strcmp(dir, prev) ||
+		    rundir_socket(dir, pid, un.sun_path, sizeof(un.sun_path)) < 0)
 			continue;
+		snprintf(prev, sizeof(prev), "%s", dir);
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd < 0)
 			return -1;
