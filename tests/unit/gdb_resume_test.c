@@ -62,9 +62,152 @@ static void test_refused_range(void)
 	ok(gw_stop(s), "  (the fake kernel saw nothing wrong)");
 }
 
+/* The stop reply of T1 for a signal: "T<sig>thread:<T1>;" and the expedited registers. */
+#define T1_STOP(sig) "T" sig "thread:4c4b40;06:0000000000000000;07:0000000000000000;10:"
+
+static void test_question_and_query(void)
+{
+	struct gdb_session *s = gw_start();
+
+	diag("?, vCont?");
+	ok(starts_with(gw_ask(s, "?"), T1_STOP("02")), "?: the stop of the attach, T1's SIGINT");
+	is_str(gw_ask(s, "vCont?"), "vCont;c;C;s;S;t;r", "vCont?: every action we take");
+	is_str(trace(), "", "  nothing runs");
+	ok(gw_stop(s), "  (the fake kernel saw nothing wrong)");
+}
+
+static void test_vcont_actions(void)
+{
+	struct gdb_session *s = gw_start();
+
+	diag("vCont: what each action asks of the threads; the stop that answers");
+	is_str(gw_ask(s, "vCont;c"), "", "vCont;c: no reply yet");
+	is_str(trace(), "c1 c2 c3", "  every thread runs");
+	ok(starts_with(gw_event(s, GW_INT3, 2, 0x40), "T05thread:4c4b41;"),
+	   "an int3 that is no breakpoint of ours in T2: T05 for T2");
+	is_str(trace(), "i1 i3", "  the others are stopped for it");
+
+	is_str(gw_ask(s, "vCont;s:" GW_TID(1) ";c"), "", "vCont;s:T2;c");
+	is_str(trace(), "c1 s2 c3", "  T2 steps, the others run");
+	ok(starts_with(gw_event(s, GW_STEP, 2, 0), "T05thread:4c4b41;"), "T2's step: T05");
+	trace();
+
+	/*
+	 * A signal goes with the resume of a thread stopped for one (a
+	 * signal-delivery-stop); the other engine B lets it pass, or its
+	 * plain resume would suppress it (docs/engines.md).
+	 */
+	set_pass(B, SIGUSR2, true);
+	is_str(gw_ask(s, "vCont;c"), "", "vCont;c");
+	trace();
+	ok(starts_with(gw_event(s, GW_SIGNAL, 1, 11), "T1fthread:4c4b40;"),
+	   "T1 gets a SIGUSR2 (host 12): T1f, gdb's number");
+	trace();
+	is_str(gw_ask(s, "vCont;C1f:" GW_TID(0) ";t"), "", "vCont;C1f:T1;t");
+	is_str(trace(), "c1:12", "  T1 runs with host signal 12, the others stay (t)");
+	ok(starts_with(gw_event(s, GW_INT3, 1, 0x40), "T05thread:4c4b40;"), "T1 traps: T05");
+	trace();
+
+	is_str(gw_ask(s, "vCont;c:" GW_TID(2)), "", "vCont;c:T3 alone");
+	is_str(trace(), "c3", "  only T3 runs: unnamed threads stay stopped");
+	ok(gw_stop(s), "  (the fake kernel saw nothing wrong)");
+}
+
+static void test_legacy(void)
+{
+	struct gdb_session *s = gw_start();
+
+	diag("c, C, s, S: the Hc thread acts, the others run");
+	is_str(gw_ask(s, "Hc" GW_TID(1)), "OK", "Hc T2");
+	set_pass(B, SIGUSR1, true);
+	is_str(gw_ask(s, "c"), "", "c: no reply yet");
+	is_str(trace(), "c1 c2 c3", "  every thread runs");
+	ok(starts_with(gw_event(s, GW_SIGNAL, 2, 9), "T1ethread:4c4b41;"),
+	   "T2 gets a SIGUSR1 (host 10): T1e");
+	trace();
+	is_str(gw_ask(s, "C1e"), "", "C1e: no reply yet");
+	is_str(trace(), "c1 c2:10 c3", "  T2 runs with host SIGUSR1, the others run too");
+	ok(starts_with(gw_event(s, GW_INT3, 2, 0x40), "T05thread:4c4b41;"), "T2 traps: T05");
+	trace();
+	is_str(gw_ask(s, "s"), "", "s: no reply yet");
+	is_str(trace(), "c1 s2 c3", "  T2 steps, the others run");
+	ok(starts_with(gw_event(s, GW_STEP, 2, 0), "T05thread:4c4b41;"), "T2's step: T05");
+	trace();
+	is_str(gw_ask(s, "c401010"), "", "c401010: continue at an address");
+	is_int((long)kt[2].regs.rip, 0x401010, "  T2's pc was set first");
+	is_str(trace(), "c1 c2 c3", "  every thread runs");
+	ok(gw_stop(s), "  (the fake kernel saw nothing wrong)");
+}
+
+/* A packet that must be refused with reply, nothing resumed, no pc changed. */
+static void refused(struct gdb_session *s, const char *pkt, const char *reply, const char *why)
+{
+	uint64_t pc = kt[1].regs.rip;
+
+	is_str(gw_ask(s, pkt), reply, "%s: %s", why, reply);
+	is_str(trace(), "", "  nothing resumed");
+	ok(kt[1].regs.rip == pc, "  no pc changed");
+}
+
+static void test_hostile(void)
+{
+	struct gdb_session *s = gw_start();
+	char many[8 + 65 * 2];
+
+	diag("hostile execution packets: refused, nothing resumed");
+	refused(s, "vCont", "E16", "vCont without an action");
+	refused(s, "vCont;", "E16", "an empty action");
+	refused(s, "vCont;c;", "E16", "a trailing ';'");
+	refused(s, "vContc", "", "no ';' (another packet: unknown)");
+	refused(s, "vCont;x", "E16", "an unknown action");
+	refused(s, "vCont;C", "E16", "C without a signal");
+	refused(s, "vCont;Czz", "E16", "C with a bad signal");
+	refused(s, "vCont;C12345678901234567", "E16", "C with a signal past 64 bits");
+	refused(s, "vCont;cX", "E16", "junk after an action");
+	refused(s, "vCont;c:", "E16", "a ':' without a thread");
+	refused(s, "vCont;c:zz", "E16", "a bad thread id");
+	refused(s, "vCont;c:p3e7.1", "E03", "a process not ours");
+	refused(s, "vCont;r401080", "E16", "r without its end");
+	refused(s, "vCont;r401080,", "E16", "r with an empty end");
+	refused(s, "vCont;r,401090", "E16", "r with an empty start");
+	refused(s, "vCont;r401080;401090", "E16", "r with ';' for ','");
+	refused(s, "vCont;r1ffffffffffffffff,2:" GW_TID(0), "E16", "r with a start past 64 bits");
+	refused(s, "vCont;s:" GW_TID(0) ";c:zz", "E16", "a good action, then a bad one");
+	strcpy(many, "vCont");
+	for (int i = 0; i < 65; i++)
+		strcat(many, ";t");
+	refused(s, many, "E16", "65 actions (64 at most)");
+	refused(s, "C", "E16", "C without a signal");
+	refused(s, "Szz", "E16", "S with a bad signal");
+	refused(s, "C1e,401000", "E16", "C with ',' for ';'");
+	refused(s, "c40zz", "E16", "c with a bad address");
+	refused(s, "c1ffffffffffffffff", "E16", "c with an address past 64 bits");
+	is_str(gw_ask(s, "vCont;c"), "", "after all that, vCont;c still resumes");
+	is_str(trace(), "c1 c2 c3", "  every thread");
+	ok(gw_stop(s), "  (the fake kernel saw nothing wrong)");
+}
+
+static void test_vctrlc(void)
+{
+	struct gdb_session *s = gw_start();
+
+	diag("vCtrlC");
+	gw_ask(s, "vCont;c");
+	trace();
+	ok(starts_with(gw_ask(s, "vCtrlC"), "OK|T02thread:4c4b40;"),
+	   "vCtrlC while running: OK, then the stop (SIGINT)");
+	is_str(trace(), "i1 i2 i3", "  every thread was interrupted");
+	ok(gw_stop(s), "  (the fake kernel saw nothing wrong)");
+}
+
 int main(void)
 {
+	test_question_and_query();
+	test_vcont_actions();
+	test_legacy();
 	test_range_step();
 	test_refused_range();
+	test_hostile();
+	test_vctrlc();
 	return done_testing();
 }
