@@ -116,45 +116,18 @@ static void hex(const char *p, size_t len)
 	}
 }
 
-/* The input as a server's replies: whatever comes out is bounded and terminated. */
-static void as_replies(const uint8_t *data, size_t size, size_t stride, bool noack)
+/*
+ * The input in pieces of stride bytes (0: all at once), as a transport
+ * hands it over: every packet is bounded and terminated; what a server's
+ * side gets is echoed back and its hex decoded too.
+ */
+static void feed(struct rsp_conn *c, const uint8_t *data, size_t size, size_t stride)
 {
-	static struct rsp_conn c;
 	struct rsp_event ev;
 
-	rsp_client_init(&c);
-	c.noack = noack;
 	while (size) {
 		size_t chunk = stride && stride < size ? stride : size;
-		size_t n = rsp_feed(&c, data, chunk, &ev);
-
-		CHECK(n > 0 && n <= chunk);
-		data += n;
-		size -= n;
-		if (ev.kind == RSP_EV_PACKET)
-			CHECK(ev.len <= RSP_MAX_PACKET && ev.data[ev.len] == '\0');
-	}
-	rsp_conn_free(&c);
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	struct rsp_conn c;
-	struct rsp_event ev;
-	size_t stride;
-
-	if (size < 1)
-		return 0;
-	/* first byte: no-ack mode, and how many bytes each read hands over (0: all) */
-	rsp_conn_init(&c);
-	c.noack = data[0] & 1;
-	stride = data[0] >> 1;
-	data++;
-	size--;
-	as_replies(data, size, stride, c.noack);
-	while (size) {
-		size_t chunk = stride && stride < size ? stride : size;
-		size_t n = rsp_feed(&c, data, chunk, &ev);
+		size_t n = rsp_feed(c, data, chunk, &ev);
 
 		CHECK(n > 0 && n <= chunk);
 		data += n;
@@ -162,12 +135,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ev.kind != RSP_EV_PACKET)
 			continue;
 		CHECK(ev.len <= RSP_MAX_PACKET && ev.data[ev.len] == '\0');
+		if (c->client)
+			continue;
 		hex(ev.data, ev.len);
-		echo(ev.data, ev.len, c.noack);
+		echo(ev.data, ev.len, c->noack);
 		/* what the dispatcher does after QStartNoAckMode's reply */
 		if (ev.len == 15 && !memcmp(ev.data, "QStartNoAckMode", 15))
-			c.noack = true;
+			c->noack = true;
 	}
-	rsp_conn_free(&c);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct rsp_conn server, client;
+
+	if (size < 1)
+		return 0;
+	/* first byte: no-ack mode, and how many bytes each read hands over (0: all) */
+	rsp_conn_init(&server);
+	rsp_client_init(&client);
+	server.noack = client.noack = data[0] & 1;
+	feed(&client, data + 1, size - 1, data[0] >> 1); /* as a server's replies */
+	feed(&server, data + 1, size - 1, data[0] >> 1);
+	rsp_conn_free(&client);
+	rsp_conn_free(&server);
 	return 0;
 }

@@ -55,17 +55,19 @@ static void test_exit_kept(void)
 
 static void test_detach(void)
 {
+	static const struct gw_refusal hostile[] = {
+		{"D;3e7", "E03", "D;<a pid not ours>"},
+		{"D;zz", "E16", "D;<not hex>"},
+		{"D;", "E16", "D; without a pid"},
+		{"D4c4b40", "", "D without ';' is no D packet: unknown"},
+		{"D;4c4b40x", "E16", "D;<pid> and junk"},
+		{"D;1ffffffffffffffff", "E16", "D;<a pid past 64 bits>"},
+		{"D;ffffffff", "E03", "D;<a pid past pid_t>"},
+	};
 	struct gdb_session *s = gw_start();
 
 	diag("D: the process is forgotten, its threads go on");
-	is_str(gw_ask(s, "D;3e7"), "E03", "D;<a pid not ours>: E03");
-	is_str(gw_ask(s, "D;zz"), "E16", "D;<not hex>: E16");
-	is_str(gw_ask(s, "D;"), "E16", "D; without a pid: E16");
-	is_str(gw_ask(s, "D4c4b40"), "", "D without ';' is no D packet: unknown, the empty reply");
-	is_str(gw_ask(s, "D;4c4b40x"), "E16", "D;<pid> and junk: E16");
-	is_str(gw_ask(s, "D;1ffffffffffffffff"), "E16", "D;<a pid past 64 bits>: E16");
-	is_str(gw_ask(s, "D;ffffffff"), "E03", "D;<a pid past pid_t>: E03");
-	is_str(trace(), "", "  nothing resumed by the refused ones");
+	gw_refused(s, hostile, sizeof(hostile) / sizeof(hostile[0]));
 	ok(gdb_proc_of(s, PID) == s->procs && s->engine, "  the process is still the session's");
 	is_str(gw_ask(s, "D;4c4b40"), "OK", "D;<our pid>: OK");
 	is_str(trace(), "c1 c2 c3", "  the threads run on (the other engine lets them)");
@@ -77,16 +79,19 @@ static void test_detach(void)
 
 static void test_vkill(void)
 {
+	static const struct gw_refusal hostile[] = {
+		{"vKill", "E16", "vKill alone"},
+		{"vKill;", "E16", "vKill; without a pid"},
+		{"vKill;zz", "E16", "vKill;<not hex>"},
+		{"vKill;4c4b40;", "E16", "vKill;<pid>; and more"},
+		{"vKill;1ffffffffffffffff", "E16", "vKill;<past 64 bits>"},
+		{"vKill;3e7", "E03", "vKill;<a pid not ours>"},
+		{"vKill;ffffffff", "E03", "vKill;<past pid_t>"},
+	};
 	struct gdb_session *s = gw_start();
 
 	diag("vKill: refused unless it names our process");
-	is_str(gw_ask(s, "vKill"), "E16", "vKill alone: E16");
-	is_str(gw_ask(s, "vKill;"), "E16", "vKill; without a pid: E16");
-	is_str(gw_ask(s, "vKill;zz"), "E16", "vKill;<not hex>: E16");
-	is_str(gw_ask(s, "vKill;4c4b40;"), "E16", "vKill;<pid>; and more: E16");
-	is_str(gw_ask(s, "vKill;1ffffffffffffffff"), "E16", "vKill;<past 64 bits>: E16");
-	is_str(gw_ask(s, "vKill;3e7"), "E03", "vKill;<a pid not ours>: E03");
-	is_str(gw_ask(s, "vKill;ffffffff"), "E03", "vKill;<past pid_t>: E03");
+	gw_refused(s, hostile, sizeof(hostile) / sizeof(hostile[0]));
 	ok(s->nprocs == 1 && s->engine, "  the process is still the session's");
 	is_str(gw_ask(s, "vKill;4c4b40"), "OK", "vKill;<our pid>: OK");
 	ok(!s->nprocs && !s->engine && s->killed, "  the session let it go, killed");

@@ -139,49 +139,41 @@ static void test_legacy(void)
 	ok(gw_stop(s), "  (the fake kernel saw nothing wrong)");
 }
 
-/* A packet that must be refused with reply, nothing resumed, no pc changed. */
-static void refused(struct gdb_session *s, const char *pkt, const char *reply, const char *why)
-{
-	uint64_t pc = kt[1].regs.rip;
-
-	is_str(gw_ask(s, pkt), reply, "%s: %s", why, reply);
-	is_str(trace(), "", "  nothing resumed");
-	ok(kt[1].regs.rip == pc, "  no pc changed");
-}
-
 static void test_hostile(void)
 {
+	static const struct gw_refusal hostile[] = {
+		{"vCont", "E16", "vCont without an action"},
+		{"vCont;", "E16", "an empty action"},
+		{"vCont;c;", "E16", "a trailing ';'"},
+		{"vContc", "", "no ';' (another packet: unknown)"},
+		{"vCont;x", "E16", "an unknown action"},
+		{"vCont;C", "E16", "C without a signal"},
+		{"vCont;Czz", "E16", "C with a bad signal"},
+		{"vCont;C12345678901234567", "E16", "C with a signal past 64 bits"},
+		{"vCont;cX", "E16", "junk after an action"},
+		{"vCont;c:", "E16", "a ':' without a thread"},
+		{"vCont;c:zz", "E16", "a bad thread id"},
+		{"vCont;c:p3e7.1", "E03", "a process not ours"},
+		{"vCont;r401080", "E16", "r without its end"},
+		{"vCont;r401080,", "E16", "r with an empty end"},
+		{"vCont;r,401090", "E16", "r with an empty start"},
+		{"vCont;r401080;401090", "E16", "r with ';' for ','"},
+		{"vCont;r1ffffffffffffffff,2:" GW_TID(0), "E16", "r with a start past 64 bits"},
+		{"vCont;s:" GW_TID(0) ";c:zz", "E16", "a good action, then a bad one"},
+		{"C", "E16", "C without a signal"},
+		{"Szz", "E16", "S with a bad signal"},
+		{"C1e,401000", "E16", "C with ',' for ';'"},
+		{"c40zz", "E16", "c with a bad address"},
+		{"c1ffffffffffffffff", "E16", "c with an address past 64 bits"},
+	};
 	struct gdb_session *s = gw_start();
-	char many[8 + 65 * 2];
+	char many[8 + 65 * 2] = "vCont";
 
 	diag("hostile execution packets: refused, nothing resumed");
-	refused(s, "vCont", "E16", "vCont without an action");
-	refused(s, "vCont;", "E16", "an empty action");
-	refused(s, "vCont;c;", "E16", "a trailing ';'");
-	refused(s, "vContc", "", "no ';' (another packet: unknown)");
-	refused(s, "vCont;x", "E16", "an unknown action");
-	refused(s, "vCont;C", "E16", "C without a signal");
-	refused(s, "vCont;Czz", "E16", "C with a bad signal");
-	refused(s, "vCont;C12345678901234567", "E16", "C with a signal past 64 bits");
-	refused(s, "vCont;cX", "E16", "junk after an action");
-	refused(s, "vCont;c:", "E16", "a ':' without a thread");
-	refused(s, "vCont;c:zz", "E16", "a bad thread id");
-	refused(s, "vCont;c:p3e7.1", "E03", "a process not ours");
-	refused(s, "vCont;r401080", "E16", "r without its end");
-	refused(s, "vCont;r401080,", "E16", "r with an empty end");
-	refused(s, "vCont;r,401090", "E16", "r with an empty start");
-	refused(s, "vCont;r401080;401090", "E16", "r with ';' for ','");
-	refused(s, "vCont;r1ffffffffffffffff,2:" GW_TID(0), "E16", "r with a start past 64 bits");
-	refused(s, "vCont;s:" GW_TID(0) ";c:zz", "E16", "a good action, then a bad one");
-	strcpy(many, "vCont");
+	gw_refused(s, hostile, sizeof(hostile) / sizeof(hostile[0]));
 	for (int i = 0; i < 65; i++)
 		strcat(many, ";t");
-	refused(s, many, "E16", "65 actions (64 at most)");
-	refused(s, "C", "E16", "C without a signal");
-	refused(s, "Szz", "E16", "S with a bad signal");
-	refused(s, "C1e,401000", "E16", "C with ',' for ';'");
-	refused(s, "c40zz", "E16", "c with a bad address");
-	refused(s, "c1ffffffffffffffff", "E16", "c with an address past 64 bits");
+	gw_refused(s, &(struct gw_refusal){many, "E16", "65 actions (64 at most)"}, 1);
 	is_str(gw_ask(s, "vCont;c"), "", "after all that, vCont;c still resumes");
 	is_str(trace(), "c1 c2 c3", "  every thread");
 	ok(gw_stop(s), "  (the fake kernel saw nothing wrong)");

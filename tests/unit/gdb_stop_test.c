@@ -21,110 +21,132 @@
 	((struct engine_stop){.kind = (kind_), .pid = (pid_), .tid = (tid_), __VA_ARGS__})
 #define STOP(kind_, tid_, ...) STOP_OF(PID, kind_, tid_, __VA_ARGS__)
 
-static const char *reply_of(struct gdb_session *s, struct engine_stop st)
-{
-	static struct buf b;
+/* A stop and the reply it must become. */
+struct stop_case {
+	struct engine_stop st;
+	const char *want;
+	const char *why;
+};
 
-	buf_reset(&b);
-	gdb_stop_reply(s, &st, &b);
-	buf_putc(&b, '\0');
-	return b.data;
+static void check_replies(struct gdb_session *s, const struct stop_case *c, size_t n)
+{
+	struct buf b;
+
+	buf_init(&b);
+	for (size_t i = 0; i < n; i++) {
+		buf_reset(&b);
+		gdb_stop_reply(s, &c[i].st, &b);
+		is_mem(b.data ? b.data : "", b.len, c[i].want, strlen(c[i].want), "%s", c[i].why);
+	}
+	buf_free(&b);
 }
+
+#define T2	 TID(2)
+#define N(cases) (sizeof(cases) / sizeof(cases[0]))
 
 static void test_kinds(void)
 {
+	static const struct stop_case kinds[] = {
+		{STOP(ENGINE_STOP_SIGNAL, T2, .sig = SIGUSR1), "T1ethread:4c4b41;" AT_START,
+		 "a signal: T<gdb's number>, thread, registers"},
+		{STOP(ENGINE_STOP_SWBREAK, T2), "T05thread:4c4b41;" AT_START "swbreak:;",
+		 "a breakpoint: swbreak"},
+		{STOP(ENGINE_STOP_HWBREAK, T2), "T05thread:4c4b41;" AT_START "hwbreak:;",
+		 "a hardware breakpoint: hwbreak"},
+		{STOP(ENGINE_STOP_WATCH, T2, .watch = ARCH_DR_WRITE, .addr = 0x601008),
+		 "T05thread:4c4b41;" AT_START "watch:601008;", "a write watchpoint"},
+		{STOP(ENGINE_STOP_WATCH, T2, .watch = ARCH_DR_READ, .addr = 0x601008),
+		 "T05thread:4c4b41;" AT_START "rwatch:601008;", "a read watchpoint"},
+		{STOP(ENGINE_STOP_WATCH, T2, .watch = ARCH_DR_ACCESS, .addr = 0x601008),
+		 "T05thread:4c4b41;" AT_START "awatch:601008;", "an access watchpoint"},
+		{STOP(ENGINE_STOP_STEP, T2), "T05thread:4c4b41;" AT_START,
+		 "a step: T05, no reason"},
+		{STOP(ENGINE_STOP_INTERRUPT, T2), "T02thread:4c4b41;" AT_START,
+		 "an interrupt: SIGINT"},
+		{STOP(ENGINE_STOP_STOPPED, T2), "T00thread:4c4b41;" AT_START,
+		 "stopped as asked (non-stop): T00"},
+		{STOP(ENGINE_STOP_SYSCALL_ENTRY, T2, .sysno = 0x3c),
+		 "T05thread:4c4b41;" AT_START "syscall_entry:3c;", "a syscall's entry"},
+		{STOP(ENGINE_STOP_SYSCALL_RETURN, T2, .sysno = 1),
+		 "T05thread:4c4b41;" AT_START "syscall_return:1;", "a syscall's return"},
+		{STOP(ENGINE_STOP_FORK, T2, .child = 0x1234),
+		 "T05thread:4c4b41;" AT_START "fork:1234;", "a fork: the child"},
+		{STOP(ENGINE_STOP_VFORK, T2, .child = 0x1234),
+		 "T05thread:4c4b41;" AT_START "vfork:1234;", "a vfork: the child"},
+		{STOP(ENGINE_STOP_VFORK_DONE, T2), "T05thread:4c4b41;" AT_START "vforkdone:;",
+		 "a vfork done"},
+		{STOP(ENGINE_STOP_THREAD_CREATED, T2), "T05thread:4c4b41;" AT_START "create:;",
+		 "a new thread"},
+		{STOP(ENGINE_STOP_EXITED, PID, .status = 3), "W03", "the exit: W and the code"},
+		{STOP(ENGINE_STOP_KILLED, PID, .sig = SIGKILL), "X09",
+		 "killed: X and gdb's signal number"},
+		{STOP(ENGINE_STOP_THREAD_EXITED, T2, .status = 7), "w7;4c4b41",
+		 "a thread's exit: w, its code, the thread"},
+		{STOP(ENGINE_STOP_NO_RESUMED, T2), "N", "no thread left to run: N"},
+	};
 	struct gdb_session *s = gw_start();
-	const pid_t t2 = TID(2);
 
 	diag("every kind of stop as text");
-	is_str(reply_of(s, STOP(ENGINE_STOP_SIGNAL, t2, .sig = SIGUSR1)),
-	       "T1ethread:4c4b41;" AT_START, "a signal: T<gdb's number>, thread, registers");
-	is_str(reply_of(s, STOP(ENGINE_STOP_SWBREAK, t2)), "T05thread:4c4b41;" AT_START "swbreak:;",
-	       "a breakpoint: swbreak");
-	is_str(reply_of(s, STOP(ENGINE_STOP_HWBREAK, t2)), "T05thread:4c4b41;" AT_START "hwbreak:;",
-	       "a hardware breakpoint: hwbreak");
-	is_str(reply_of(s, STOP(ENGINE_STOP_WATCH, t2, .watch = ARCH_DR_WRITE, .addr = 0x601008)),
-	       "T05thread:4c4b41;" AT_START "watch:601008;", "a write watchpoint");
-	is_str(reply_of(s, STOP(ENGINE_STOP_WATCH, t2, .watch = ARCH_DR_READ, .addr = 0x601008)),
-	       "T05thread:4c4b41;" AT_START "rwatch:601008;", "a read watchpoint");
-	is_str(reply_of(s, STOP(ENGINE_STOP_WATCH, t2, .watch = ARCH_DR_ACCESS, .addr = 0x601008)),
-	       "T05thread:4c4b41;" AT_START "awatch:601008;", "an access watchpoint");
-	is_str(reply_of(s, STOP(ENGINE_STOP_STEP, t2)), "T05thread:4c4b41;" AT_START,
-	       "a step: T05, no reason");
-	is_str(reply_of(s, STOP(ENGINE_STOP_INTERRUPT, t2)), "T02thread:4c4b41;" AT_START,
-	       "an interrupt: SIGINT");
-	is_str(reply_of(s, STOP(ENGINE_STOP_STOPPED, t2)), "T00thread:4c4b41;" AT_START,
-	       "stopped as asked (non-stop): T00");
-	is_str(reply_of(s, STOP(ENGINE_STOP_SYSCALL_ENTRY, t2, .sysno = 0x3c)),
-	       "T05thread:4c4b41;" AT_START "syscall_entry:3c;", "a syscall's entry");
-	is_str(reply_of(s, STOP(ENGINE_STOP_SYSCALL_RETURN, t2, .sysno = 1)),
-	       "T05thread:4c4b41;" AT_START "syscall_return:1;", "a syscall's return");
-	is_str(reply_of(s, STOP(ENGINE_STOP_FORK, t2, .child = 0x1234)),
-	       "T05thread:4c4b41;" AT_START "fork:1234;", "a fork: the child");
-	is_str(reply_of(s, STOP(ENGINE_STOP_VFORK, t2, .child = 0x1234)),
-	       "T05thread:4c4b41;" AT_START "vfork:1234;", "a vfork: the child");
-	is_str(reply_of(s, STOP(ENGINE_STOP_VFORK_DONE, t2)),
-	       "T05thread:4c4b41;" AT_START "vforkdone:;", "a vfork done");
-	is_str(reply_of(s, STOP(ENGINE_STOP_THREAD_CREATED, t2)),
-	       "T05thread:4c4b41;" AT_START "create:;", "a new thread");
-	is_str(reply_of(s, STOP(ENGINE_STOP_EXITED, PID, .status = 3)), "W03",
-	       "the exit: W and the code");
-	is_str(reply_of(s, STOP(ENGINE_STOP_KILLED, PID, .sig = SIGKILL)), "X09",
-	       "killed: X and gdb's signal number");
-	is_str(reply_of(s, STOP(ENGINE_STOP_THREAD_EXITED, t2, .status = 7)), "w7;4c4b41",
-	       "a thread's exit: w, its code, the thread");
-	is_str(reply_of(s, STOP(ENGINE_STOP_NO_RESUMED, t2)), "N", "no thread left to run: N");
+	check_replies(s, kinds, N(kinds));
 	ok(gw_stop(s), "  (the fake kernel saw nothing wrong)");
 }
 
 static void test_multiprocess_and_disabled(void)
 {
+	static const struct stop_case multi[] = {
+		{STOP(ENGINE_STOP_SWBREAK, T2), "T05thread:p4c4b40.4c4b41;" AT_START "swbreak:;",
+		 "the thread as p<pid>.<tid>"},
+		{STOP(ENGINE_STOP_FORK, T2, .child = 0x1234),
+		 "T05thread:p4c4b40.4c4b41;" AT_START "fork:p1234.1234;", "a fork's child, too"},
+		{STOP(ENGINE_STOP_EXITED, PID, .status = 0), "W00;process:4c4b40",
+		 "the exit names the process"},
+		{STOP(ENGINE_STOP_KILLED, PID, .sig = SIGSEGV), "X0b;process:4c4b40",
+		 "so does a kill"},
+		{STOP(ENGINE_STOP_THREAD_EXITED, T2, .status = 0), "w0;p4c4b40.4c4b41",
+		 "and a thread's exit"},
+	};
 	struct gdb_session *s = gw_start();
-	const pid_t t2 = TID(2);
 
 	diag("multiprocess; T turned off");
 	ok(strstr(gw_ask(s, "qSupported:multiprocess+;swbreak+"), "multiprocess+") != NULL,
 	   "qSupported:multiprocess+");
-	is_str(reply_of(s, STOP(ENGINE_STOP_SWBREAK, t2)),
-	       "T05thread:p4c4b40.4c4b41;" AT_START "swbreak:;", "the thread as p<pid>.<tid>");
-	is_str(reply_of(s, STOP(ENGINE_STOP_FORK, t2, .child = 0x1234)),
-	       "T05thread:p4c4b40.4c4b41;" AT_START "fork:p1234.1234;", "a fork's child, too");
-	is_str(reply_of(s, STOP(ENGINE_STOP_EXITED, PID, .status = 0)), "W00;process:4c4b40",
-	       "the exit names the process");
-	is_str(reply_of(s, STOP(ENGINE_STOP_KILLED, PID, .sig = SIGSEGV)), "X0b;process:4c4b40",
-	       "so does a kill");
-	is_str(reply_of(s, STOP(ENGINE_STOP_THREAD_EXITED, t2, .status = 0)), "w0;p4c4b40.4c4b41",
-	       "and a thread's exit");
+	check_replies(s, multi, N(multi));
 	s->server->disabled = GDB_DISABLE_TTHREAD;
-	is_str(reply_of(s, STOP(ENGINE_STOP_SIGNAL, t2, .sig = SIGUSR1)), "T1e" AT_START,
-	       "--disable-packet T-thread: no thread");
+	check_replies(s,
+		      &(struct stop_case){STOP(ENGINE_STOP_SIGNAL, T2, .sig = SIGUSR1),
+					  "T1e" AT_START, "--disable-packet T-thread: no thread"},
+		      1);
 	s->server->disabled = GDB_DISABLE_T;
-	is_str(reply_of(s, STOP(ENGINE_STOP_SWBREAK, t2)), "S05",
-	       "--disable-packet T: S and the signal only");
+	check_replies(s,
+		      &(struct stop_case){STOP(ENGINE_STOP_SWBREAK, T2), "S05",
+					  "--disable-packet T: S and the signal only"},
+		      1);
 	s->server->disabled = 0;
 	ok(gw_stop(s), "  (the fake kernel saw nothing wrong)");
 }
 
 static void test_hostile_values(void)
 {
+	static const struct stop_case hostile[] = {
+		{STOP(ENGINE_STOP_WATCH, T2, .watch = 99, .addr = 0x601008),
+		 "T05thread:4c4b41;" AT_START, "an unknown watchpoint kind: no reason"},
+		{STOP(ENGINE_STOP_WATCH, T2, .watch = -1), "T05thread:4c4b41;" AT_START,
+		 "a negative one: no reason"},
+		{STOP(ENGINE_STOP_EXITED, PID, .status = 0x1234), "W34",
+		 "an exit code past a byte: its low byte"},
+		{STOP_OF(4242, ENGINE_STOP_SIGNAL, 4243, .sig = SIGUSR1), "T1ethread:1093;",
+		 "a stop of a process not ours: no registers"},
+		{STOP_OF(4242, ENGINE_STOP_EXEC, 4242), "T05thread:1092;",
+		 "an exec of a process not ours: no path"},
+		{STOP(ENGINE_STOP_SIGNAL, TID(9), .sig = SIGUSR1), "T1ethread:4c4b48;",
+		 "a thread not ours: no registers"},
+		{STOP((enum engine_stop_kind)77, T2), "T05thread:4c4b41;" AT_START,
+		 "an unknown kind: a plain T05"},
+	};
 	struct gdb_session *s = gw_start();
-	const pid_t t2 = TID(2);
 
 	diag("values out of range: never more than the protocol allows");
-	is_str(reply_of(s, STOP(ENGINE_STOP_WATCH, t2, .watch = 99, .addr = 0x601008)),
-	       "T05thread:4c4b41;" AT_START, "an unknown watchpoint kind: no reason");
-	is_str(reply_of(s, STOP(ENGINE_STOP_WATCH, t2, .watch = -1)), "T05thread:4c4b41;" AT_START,
-	       "a negative one: no reason");
-	is_str(reply_of(s, STOP(ENGINE_STOP_EXITED, PID, .status = 0x1234)), "W34",
-	       "an exit code past a byte: its low byte");
-	is_str(reply_of(s, STOP_OF(4242, ENGINE_STOP_SIGNAL, 4243, .sig = SIGUSR1)),
-	       "T1ethread:1093;", "a stop of a process not ours: no registers");
-	is_str(reply_of(s, STOP_OF(4242, ENGINE_STOP_EXEC, 4242)), "T05thread:1092;",
-	       "an exec of a process not ours: no path");
-	is_str(reply_of(s, STOP(ENGINE_STOP_SIGNAL, TID(9), .sig = SIGUSR1)), "T1ethread:4c4b48;",
-	       "a thread not ours: no registers");
-	is_str(reply_of(s, STOP((enum engine_stop_kind)77, t2)), "T05thread:4c4b41;" AT_START,
-	       "an unknown kind: a plain T05");
+	check_replies(s, hostile, N(hostile));
 	ok(gw_stop(s), "  (the fake kernel saw nothing wrong)");
 }
 

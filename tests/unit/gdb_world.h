@@ -21,6 +21,7 @@
 #include "fuzz_world.h"
 #include "gdb/gdb_int.h"
 #include "rsp/rsp.h"
+#include "tap.h"
 
 #define GW_PID	   "p4c4b40" /* PID in a thread id */
 #define GW_TID(i)  GW_PID ".4c4b4" #i
@@ -109,6 +110,26 @@ static inline const char *gw_event(struct gdb_session *s, int kind, int thread, 
 }
 
 enum { GW_INT3, GW_STEP, GW_SIGNAL, GW_GROUP_STOP, GW_WATCH, GW_DIE, GW_SYSCALL };
+
+/* A hostile packet and the reply it must get. */
+struct gw_refusal {
+	const char *pkt;
+	const char *reply;
+	const char *why;
+};
+
+/* Each packet gets its reply; none resumes a thread or moves T1's pc. */
+static inline void gw_refused(struct gdb_session *s, const struct gw_refusal *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t pc = kt[1].regs.rip;
+
+		is_str(gw_ask(s, r[i].pkt), r[i].reply, "%s: %s", r[i].why,
+		       *r[i].reply ? r[i].reply : "the empty reply");
+		is_str(trace(), "", "  nothing resumed");
+		ok(kt[1].regs.rip == pc, "  no pc changed");
+	}
+}
 
 /* The session goes; true when the fake kernel saw nothing wrong before. */
 static inline bool gw_stop(struct gdb_session *s)

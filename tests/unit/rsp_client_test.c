@@ -7,32 +7,11 @@
  * side's encoding mistakes show on the other.
  */
 #include "rsp/rsp.h"
+#include "rsp_conn.h"
 #include "tap.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define LIT(s) s, sizeof(s) - 1
-
-static struct rsp_conn *new_conn(bool client, bool noack)
-{
-	struct rsp_conn *c = malloc(sizeof(*c));
-
-	if (!c)
-		abort();
-	if (client)
-		rsp_client_init(c);
-	else
-		rsp_conn_init(c);
-	c->noack = noack;
-	return c;
-}
-
-static void free_conn(struct rsp_conn *c)
-{
-	rsp_conn_free(c);
-	free(c);
-}
 
 /* start + body + '#' + the body's checksum, the body sent as it is. */
 static void frame_of(struct buf *b, char start, const char *body, size_t len)
@@ -171,16 +150,6 @@ static void test_overlong(void)
 	check_client("runs past RSP_MAX_PACKET", &in, "B|P:OK|", true, "");
 	buf_free(&body);
 	buf_free(&in);
-}
-
-static uint64_t rng_state = 0x2545f4914f6cdd1dull;
-
-static uint64_t rng(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
 }
 
 /* Read back one framed packet with a client connection. */
