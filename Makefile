@@ -172,6 +172,16 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B
 $(filter $(B)/tests/unit/engine_%,$(UNITS)): $(B)/tests/lib/fake_kernel.o
 $(B)/tests/lib/fake_kernel.o: CFLAGS += -Isrc -Itests/lib
 
+# The gdb handler tests run a session on that fake kernel, in the fuzz
+# harnesses' world (fuzz/fuzz_world.c: its guard keeps the handlers off
+# real files and processes); tests/unit/gdb_world.h is the client's side.
+GDB_WORLD_UNITS := $(addprefix $(B)/tests/unit/,gdb_resume_test gdb_stop_test gdb_procs_test gdb_session_test)
+$(GDB_WORLD_UNITS): $(B)/tests/lib/fake_kernel.o $(B)/tests/lib/fuzz_world.o
+$(GDB_WORLD_UNITS): CFLAGS += -Ifuzz
+$(B)/tests/lib/fuzz_world.o: fuzz/fuzz_world.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -Itests/lib -Ifuzz -c -o $@ $<
+
 $(B)/tests/%: tests/lib/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $<

@@ -85,7 +85,7 @@ struct ep_client {
  * process the tracer holds, so another client can join it as an engine.
  */
 struct ep_rendezvous;
-/* RUNDIR: $UTRACED_RUNDIR, /run/utraced for root, $XDG_RUNTIME_DIR/utraced. */
+/* RUNDIR for our euid (util/rundir.c), made if missing. */
 int ep_rundir(char *out, size_t len);
 /* Make the sockets match the traced processes (create new, remove gone). */
 void ep_rendezvous_sync(struct ep_rendezvous **list, int epfd, struct tracer *t);

@@ -20,6 +20,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "../util/rundir.h"
+
 #define RDV_MAX_PIDS 1024
 
 struct ep_rendezvous {
@@ -31,19 +33,10 @@ struct ep_rendezvous {
 
 int ep_rundir(char *out, size_t len)
 {
-	const char *env = getenv("UTRACED_RUNDIR"), *xdg = getenv("XDG_RUNTIME_DIR");
-	int n;
+	int rc = rundir_of(geteuid(), out, len);
 
-	if (env && *env)
-		n = snprintf(out, len, "%s", env);
-	else if (geteuid() == 0)
-		n = snprintf(out, len, "/run/utraced");
-	else if (xdg && *xdg)
-		n = snprintf(out, len, "%s/utraced", xdg);
-	else
-		return -ENOENT;
-	if (n < 0 || (size_t)n >= len)
-		return -ENAMETOOLONG;
+	if (rc < 0)
+		return rc;
 	if (mkdir(out, geteuid() == 0 ? 0755 : 0700) < 0 && errno != EEXIST)
 		return -errno;
 	return 0;
@@ -62,7 +55,10 @@ static struct ep_rendezvous *rdv_open(int epfd, pid_t pid)
 		return NULL;
 	r->pid = pid;
 	r->item.kind = EP_RENDEZVOUS;
-	snprintf(r->path, sizeof(r->path), "%s/%d.sock", dir, pid);
+	if (rundir_socket(dir, pid, r->path, sizeof(r->path)) < 0) {
+		free(r);
+		return NULL;
+	}
 	snprintf(un.sun_path, sizeof(un.sun_path), "%s", r->path);
 	unlink(r->path); /* left by a daemon that died */
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);

@@ -145,9 +145,9 @@ static int start_resume(struct gdb_session *s, const struct engine_resume *acts,
 	return GDB_NO_REPLY;
 }
 
-/* One vCont action "a[sig][:tid]" at *pp. */
+/* One vCont action "a[sig][:tid]" at *pp; an 'r' action's range into *range. */
 static int parse_action(struct gdb_session *s, const char **pp, const char *end,
-			struct engine_resume *a, pid_t *pid)
+			struct engine_resume *a, pid_t *pid, struct gdb_range *range)
 {
 	const char *q = *pp;
 	char kind = *q++;
@@ -167,11 +167,11 @@ static int parse_action(struct gdb_session *s, const char **pp, const char *end,
 		a->action = ENGINE_HOLD;
 		break;
 	case 'r': /* range step: a step that goes on while pc stays in [start, end) */
-		if (rsp_parse_hex(&q, end, &s->range.start) < 0 || q >= end || *q++ != ',' ||
-		    rsp_parse_hex(&q, end, &s->range.end) < 0)
+		if (rsp_parse_hex(&q, end, &range->start) < 0 || q >= end || *q++ != ',' ||
+		    rsp_parse_hex(&q, end, &range->end) < 0)
 			return -EINVAL;
 		a->action = ENGINE_STEP;
-		s->range.on = true;
+		range->on = true;
 		break;
 	default:
 		return -EINVAL;
@@ -187,7 +187,7 @@ static int parse_action(struct gdb_session *s, const char **pp, const char *end,
 			return -ESRCH;
 	}
 	if (kind == 'r')
-		s->range.tid = a->tid;
+		range->tid = a->tid;
 	if (q < end && *q != ';')
 		return -EINVAL;
 	*pp = q;
@@ -211,19 +211,23 @@ static bool only_stops_of_gone(struct gdb_session *s, const struct engine_resume
 	return true;
 }
 
+/*
+ * The whole packet is parsed before anything changes: a bad action
+ * anywhere refuses it and leaves the session as it was.
+ */
 int gdb_handle_vcont(struct gdb_session *s, const char *p, size_t len)
 {
 	struct engine_resume acts[VCONT_MAX_ACTIONS];
 	pid_t pids[VCONT_MAX_ACTIONS];
+	struct gdb_range range = {.on = false};
 	const char *q = p + strlen("vCont"), *end = p + len;
 	size_t n = 0;
 	int err;
 
-	s->range.on = false;
 	while (q < end) {
 		if (*q++ != ';' || q >= end || n == VCONT_MAX_ACTIONS)
 			return -EINVAL;
-		err = parse_action(s, &q, end, &acts[n], &pids[n]);
+		err = parse_action(s, &q, end, &acts[n], &pids[n], &range);
 		n++;
 		if (err)
 			return err;
@@ -236,13 +240,14 @@ int gdb_handle_vcont(struct gdb_session *s, const char *p, size_t len)
 	}
 	if (!s->engine)
 		return -ESRCH;
-	if (s->range.on && (n > GDB_RANGE_ACTS || s->range.tid <= 0 || s->nonstop))
-		s->range.on = false; /* plain steps: gdb steps again itself */
-	if (s->range.on) {
-		s->range.n = n;
-		memcpy(s->range.acts, acts, n * sizeof(acts[0]));
-		memcpy(s->range.pids, pids, n * sizeof(pids[0]));
+	if (range.on && (n > GDB_RANGE_ACTS || range.tid <= 0 || s->nonstop))
+		range.on = false; /* plain steps: gdb steps again itself */
+	if (range.on) {
+		range.n = n;
+		memcpy(range.acts, acts, n * sizeof(acts[0]));
+		memcpy(range.pids, pids, n * sizeof(pids[0]));
 	}
+	s->range = range;
 	return start_resume(s, acts, pids, n);
 }
 

@@ -6,6 +6,11 @@
  * a time (a packet, a ^C, an ack); replies are framed into conn->out, which
  * the endpoint drains to its socket, pipe or FUSE file. The same codec thus
  * serves every transport and every I/O model.
+ *
+ * The same connection serves the client side too (ustrace joining a process
+ * the daemon holds): rsp_client_init() makes rsp_feed() read a server's
+ * replies, whose runs are run-length encoded, and rsp_send() frame packets
+ * without run-length encoding, which a server does not decode.
  */
 #ifndef UTRACED_RSP_H
 #define UTRACED_RSP_H
@@ -42,9 +47,10 @@ struct rsp_conn {
 	uint8_t sum;	  /* running checksum of the packet body */
 	uint8_t want_sum; /* checksum sent by the peer */
 	bool escape;	  /* previous body byte was '}' */
-	bool overflow;	  /* body exceeded RSP_MAX_PACKET */
+	bool broken;	  /* body past RSP_MAX_PACKET, or a run with nothing to repeat */
 	bool noack;	  /* QStartNoAckMode accepted */
 	bool notify;	  /* the packet being received started with '%' */
+	bool client;	  /* we are the client: replies are run-length encoded */
 	size_t len;	  /* unescaped body length */
 	char pkt[RSP_MAX_PACKET + 1];
 	struct buf out;	 /* framed bytes waiting to be sent */
@@ -52,6 +58,12 @@ struct rsp_conn {
 };
 
 void rsp_conn_init(struct rsp_conn *c);
+/*
+ * The client side: rsp_feed() decodes '*' runs (a run with nothing before
+ * it or a count below 1 breaks the packet), and an RSP_EV_PACKET is a '%'
+ * notification when c->notify is set; rsp_send() does not encode runs.
+ */
+void rsp_client_init(struct rsp_conn *c);
 void rsp_conn_free(struct rsp_conn *c);
 
 /*
@@ -64,7 +76,8 @@ size_t rsp_feed(struct rsp_conn *c, const uint8_t *data, size_t len, struct rsp_
 
 /*
  * Frame payload as "$payload#cs" into c->out: '#', '$', '}' and '*' are
- * escaped, runs are run-length encoded. Any payload bytes are allowed.
+ * escaped, runs are run-length encoded (not by a client). Any payload bytes
+ * are allowed.
  */
 void rsp_send(struct rsp_conn *c, const void *payload, size_t len);
 /* Same, as a "%payload#cs" asynchronous notification (never retransmitted). */

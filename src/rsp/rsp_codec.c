@@ -11,8 +11,10 @@
  * sent (the client expects that one last ack); the packet handler sets
  * c->noack = true only after rsp_feed() has returned the packet.
  *
- * Clients never run-length encode what they send, so a '*' in a received
- * body is plain data; only '}' escapes are undone on input.
+ * Clients never run-length encode what they send, so on a server's
+ * connection a '*' in a received body is plain data and only '}' escapes
+ * are undone. A client's connection (rsp_client_init) undoes the runs of
+ * the replies it reads too, and sends without them.
  */
 #include "rsp.h"
 
@@ -23,6 +25,7 @@ enum {
 	ST_CSUM1,     /* after '#': first checksum digit */
 	ST_CSUM2,     /* second checksum digit */
 	ST_CSUM2_BAD, /* second checksum digit after a bad first one */
+	ST_RUN,	      /* client side, after '*': the repeat count */
 };
 
 #define RSP_ESCAPE  '}'
@@ -41,13 +44,20 @@ void rsp_conn_init(struct rsp_conn *c)
 	c->sum = 0;
 	c->want_sum = 0;
 	c->escape = false;
-	c->overflow = false;
+	c->broken = false;
 	c->noack = false;
 	c->notify = false;
+	c->client = false;
 	c->len = 0;
 	c->pkt[0] = '\0';
 	buf_init(&c->out);
 	buf_init(&c->last);
+}
+
+void rsp_client_init(struct rsp_conn *c)
+{
+	rsp_conn_init(c);
+	c->client = true;
 }
 
 void rsp_conn_free(struct rsp_conn *c)
@@ -62,7 +72,7 @@ static void start_packet(struct rsp_conn *c, bool notify)
 	c->sum = 0;
 	c->want_sum = 0;
 	c->escape = false;
-	c->overflow = false;
+	c->broken = false;
 	c->notify = notify;
 	c->len = 0;
 }
@@ -101,7 +111,7 @@ static bool feed_idle(struct rsp_conn *c, uint8_t b, struct rsp_event *ev)
 static void store(struct rsp_conn *c, uint8_t b)
 {
 	if (c->len >= RSP_MAX_PACKET) {
-		c->overflow = true;
+		c->broken = true;
 		return;
 	}
 	c->pkt[c->len++] = (char)b;
@@ -128,7 +138,29 @@ static void feed_body(struct rsp_conn *c, uint8_t b)
 		c->escape = true;
 		return;
 	}
+	if (b == RSP_RLE && c->client) {
+		c->state = ST_RUN;
+		return;
+	}
 	store(c, b);
+}
+
+/* The count after '*': that many more copies of the byte before it. */
+static void feed_run(struct rsp_conn *c, uint8_t b)
+{
+	if (b == '$') {
+		start_packet(c, false);
+		return;
+	}
+	c->sum += b;
+	c->state = ST_BODY;
+	/* As gdb: a run of nothing, or of fewer than one more copy, is broken. */
+	if (!c->len || b <= RLE_BIAS) {
+		c->broken = true;
+		return;
+	}
+	for (int n = b - RLE_BIAS; n > 0 && !c->broken; n--)
+		store(c, (uint8_t)c->pkt[c->len - 1]);
 }
 
 static bool reject(struct rsp_conn *c, struct rsp_event *ev)
@@ -142,7 +174,7 @@ static bool reject(struct rsp_conn *c, struct rsp_event *ev)
 static bool finish_packet(struct rsp_conn *c, struct rsp_event *ev)
 {
 	/* A body ending in a lone '}' is as broken as a bad checksum. */
-	if (c->overflow || c->escape || c->sum != c->want_sum)
+	if (c->broken || c->escape || c->sum != c->want_sum)
 		return reject(c, ev);
 	c->state = ST_IDLE;
 	c->pkt[c->len] = '\0';
@@ -187,6 +219,9 @@ static bool feed_byte(struct rsp_conn *c, uint8_t b, struct rsp_event *ev)
 	case ST_BODY:
 		feed_body(c, b);
 		return false;
+	case ST_RUN:
+		feed_run(c, b);
+		return false;
 	default:
 		return feed_csum(c, b, ev);
 	}
@@ -229,8 +264,8 @@ static size_t rle_extra(const uint8_t *p, size_t n, uint8_t b)
 	return extra;
 }
 
-/* Append start + encoded payload + '#' + checksum to b. */
-static void frame(struct buf *b, char start, const uint8_t *p, size_t n)
+/* Append start + encoded payload + '#' + checksum to b; runs only if rle. */
+static void frame(struct buf *b, char start, const uint8_t *p, size_t n, bool rle)
 {
 	char *o, *body;
 	uint8_t sum = 0;
@@ -250,7 +285,7 @@ static void frame(struct buf *b, char start, const uint8_t *p, size_t n)
 			continue;
 		}
 		*o++ = (char)x;
-		extra = rle_extra(p + i, n - i, x);
+		extra = rle ? rle_extra(p + i, n - i, x) : 0;
 		if (!extra)
 			continue;
 		*o++ = RSP_RLE;
@@ -271,15 +306,15 @@ void rsp_send(struct rsp_conn *c, const void *payload, size_t len)
 	/* Without acks nothing is ever retransmitted: skip the copy. */
 	if (c->noack) {
 		buf_reset(&c->last);
-		frame(&c->out, '$', payload, len);
+		frame(&c->out, '$', payload, len, !c->client);
 		return;
 	}
 	buf_reset(&c->last);
-	frame(&c->last, '$', payload, len);
+	frame(&c->last, '$', payload, len, !c->client);
 	buf_append(&c->out, c->last.data, c->last.len);
 }
 
 void rsp_send_notify(struct rsp_conn *c, const void *payload, size_t len)
 {
-	frame(&c->out, '%', payload, len);
+	frame(&c->out, '%', payload, len, !c->client);
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../rsp/rsp.h"
 #include "trc_wire.h"
 
 #define WIRE_VERSION 6
@@ -221,15 +222,6 @@ static int get_num(const char **p, const char *end, const char *key, unsigned ma
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 static int get_set(const char **p, const char *end, const char *key, struct trc_set *set)
 {
 	const char *val;
@@ -238,15 +230,13 @@ static int get_set(const char **p, const char *end, const char *key, struct trc_
 	if (field(p, end, key, &val, &vlen) < 0 || vlen != SET_HEX)
 		return -1;
 	for (size_t i = 0; i < SET_WORDS; i++) {
+		uint8_t b[8];
 		uint64_t word = 0;
 
-		for (size_t k = 0; k < 16; k++) {
-			int d = hexval(val[i * 16 + k]);
-
-			if (d < 0)
-				return -1;
-			word = word << 4 | (uint64_t)d;
-		}
+		if (rsp_hex_decode(val + i * 16, 16, b, sizeof(b)) < 0)
+			return -1;
+		for (size_t k = 0; k < sizeof(b); k++)
+			word = word << 8 | b[k];
 		set->bits[i] = word;
 	}
 	return 0;
@@ -261,12 +251,9 @@ static int get_paths(const char **p, const char *end, char paths[TRC_PATHS_LEN])
 	if (field(p, end, "P", &val, &vlen) < 0 || vlen % 2 || vlen / 2 >= TRC_PATHS_LEN)
 		return -1;
 	n = vlen / 2;
+	if (rsp_hex_decode(val, vlen, (uint8_t *)paths, n) < 0)
+		return -1;
 	for (size_t i = 0; i < n; i++) {
-		int hi = hexval(val[2 * i]), lo = hexval(val[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		paths[i] = (char)(hi << 4 | lo);
 		if (!paths[i] && (i == 0 || !paths[i - 1]))
 			return -1; /* an empty path */
 	}

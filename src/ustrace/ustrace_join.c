@@ -7,12 +7,9 @@
  * RUNDIR/<pid>.sock and asks, in one packet, for a trace with its options
  * (Qutraced.trace, see src/gdb/gdb_trace.c): the daemon runs the tracer
  * core itself, at the events, and streams the text back as notifications.
- * This file frames the few packets ustrace sends and unframes what comes
- * back; everything it receives is trace records (src/tracer/trc_stream.c,
+ * The packets go both ways through the client side of src/rsp's codec;
+ * everything ustrace receives is trace records (src/tracer/trc_stream.c,
  * laid out by ustrace_run.c), a line for stderr, or the end of the process.
- *
- * The reader is our own rather than src/rsp's, which parses what a client
- * sends a server: the daemon run-length encodes its packets.
  */
 #include <errno.h>
 #include <poll.h>
@@ -23,23 +20,22 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "../rsp/rsp.h"
 #include "../tracer/trc_wire.h"
 #include "../util/buf.h"
+#include "../util/rundir.h"
 #include "ustrace.h"
 
 #define JOIN_TIMEOUT_MS 10000 /* for the daemon's replies */
-#define RLE_BIAS	29
-
-enum { RX_IDLE, RX_BODY, RX_ESC, RX_RLE, RX_CSUM1, RX_CSUM2 };
 
 struct ust_join {
 	int fd;
 	pid_t pid;
-	int rx;	      /* receive state */
-	bool notify;  /* the packet being received started with '%' */
-	uint8_t sum;  /* checksum of the body so far */
-	uint8_t want; /* the one sent */
-	struct buf pkt;
+	/*
+	 * No acks either way: the first packet asks the daemon to stop
+	 * expecting them, and a broken packet ends the join anyway.
+	 */
+	struct rsp_conn rsp;
 	struct buf reply; /* the last '$' reply */
 	bool have_reply;
 	bool ended; /* exit notification, EOF or a broken stream */
@@ -47,37 +43,24 @@ struct ust_join {
 };
 
 /*
- * Where the daemon puts its sockets: RUNDIR as src/endpoint/ep_rendezvous.c
- * makes it. Without $UTRACED_RUNDIR a system daemon's /run/utraced (its
- * sockets belong to each process's user) and then our own.
+ * The daemon's socket for pid: a system daemon's (its sockets belong to
+ * each process's user), then one of our own (util/rundir.c: one directory
+ * when $UTRACED_RUNDIR says where, or when we are root).
  */
-static size_t rundirs(char dirs[2][256])
-{
-	const char *env = getenv("UTRACED_RUNDIR"), *xdg = getenv("XDG_RUNTIME_DIR");
-	size_t n = 0;
-
-	if (env && *env) {
-		snprintf(dirs[n++], 256, "%s", env);
-		return n;
-	}
-	snprintf(dirs[n++], 256, "/run/utraced");
-	if (geteuid() != 0 && xdg && *xdg)
-		snprintf(dirs[n++], 256, "%s/utraced", xdg);
-	return n;
-}
-
 static int connect_rendezvous(pid_t pid)
 {
-	char dirs[2][256];
-	size_t n = rundirs(dirs);
+	uid_t daemons[2] = {0, geteuid()};
+	char prev[256] = "";
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < 2; i++) {
 		struct sockaddr_un un = {.sun_family = AF_UNIX};
+		char dir[256];
 		int fd;
 
-		if (snprintf(un.sun_path, sizeof(un.sun_path), "%s/%d.sock", dirs[i], (int)pid) >=
-		    (int)sizeof(un.sun_path))
+		if (rundir_of(daemons[i], dir, sizeof(dir)) < 0 || !strcmp(dir, prev) ||
+		    rundir_socket(dir, pid, un.sun_path, sizeof(un.sun_path)) < 0)
 			continue;
+		snprintf(prev, sizeof(prev), "%s", dir);
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd < 0)
 			return -1;
@@ -88,113 +71,54 @@ static int connect_rendezvous(pid_t pid)
 	return -1;
 }
 
-/* "$payload#cs"; our payloads have no character that needs escaping. */
 static int send_packet(struct ust_join *j, const char *payload)
 {
-	struct buf b;
-	uint8_t sum = 0;
+	struct buf *b = &j->rsp.out;
 	int rc = 0;
 
-	buf_init(&b);
-	for (const char *p = payload; *p; p++)
-		sum += (uint8_t)*p;
-	buf_printf(&b, "$%s#%02x", payload, sum);
-	for (size_t off = 0; off < b.len && rc == 0;) {
-		ssize_t n = write(j->fd, b.data + off, b.len - off);
+	rsp_send(&j->rsp, payload, strlen(payload));
+	for (size_t off = 0; off < b->len && rc == 0;) {
+		ssize_t n = write(j->fd, b->data + off, b->len - off);
 
 		if (n > 0)
 			off += (size_t)n;
 		else if (n < 0 && errno != EINTR)
 			rc = -1;
 	}
-	buf_free(&b);
+	buf_reset(b);
 	return rc;
 }
 
-static bool starts(const struct buf *b, const char *prefix, size_t *plen)
+static bool starts(const struct rsp_event *ev, const char *prefix, size_t *plen)
 {
 	*plen = strlen(prefix);
-	return b->len >= *plen && !memcmp(b->data, prefix, *plen);
+	return ev->len >= *plen && !memcmp(ev->data, prefix, *plen);
 }
 
-/* A whole packet arrived. */
-static void packet(struct ust_join *j, const struct ust_join_cb *cb)
+/* One event of the codec: a packet, a broken one; acks and the like are skipped. */
+static void on_event(struct ust_join *j, const struct rsp_event *ev, const struct ust_join_cb *cb)
 {
-	struct buf *b = &j->pkt;
 	size_t n;
 
-	if (!j->notify) {
-		buf_reset(&j->reply);
-		buf_append(&j->reply, b->data, b->len);
-		j->have_reply = true;
-	} else if (starts(b, "utraced.out:", &n)) {
-		cb->out(cb->ctx, b->data + n, b->len - n);
-	} else if (starts(b, "utraced.msg:", &n)) {
-		cb->msg(cb->ctx, b->data + n, b->len - n);
-	} else if (starts(b, "utraced.exit:", &n) && b->len > n) {
-		unsigned v = (unsigned)strtoul(b->data + n + 1, NULL, 16);
-
-		j->status = b->data[n] == 'X' ? (int)(0x100 | v) : (int)v;
-		j->ended = true;
+	if (ev->kind == RSP_EV_BAD) {
+		j->ended = true; /* a broken stream: nothing after it can be trusted */
+		return;
 	}
-}
+	if (ev->kind != RSP_EV_PACKET)
+		return;
+	if (!j->rsp.notify) {
+		buf_reset(&j->reply);
+		buf_append(&j->reply, ev->data, ev->len);
+		j->have_reply = true;
+	} else if (starts(ev, "utraced.out:", &n)) {
+		cb->out(cb->ctx, ev->data + n, ev->len - n);
+	} else if (starts(ev, "utraced.msg:", &n)) {
+		cb->msg(cb->ctx, ev->data + n, ev->len - n);
+	} else if (starts(ev, "utraced.exit:", &n) && ev->len > n) {
+		unsigned v = (unsigned)strtoul(ev->data + n + 1, NULL, 16);
 
-static int hexval(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-/* One received byte: '}' escapes, '*' runs, the checksum. */
-static void rx_byte(struct ust_join *j, uint8_t c, const struct ust_join_cb *cb)
-{
-	switch (j->rx) {
-	case RX_IDLE: /* acks and anything else between packets are skipped */
-		if (c == '$' || c == '%') {
-			j->rx = RX_BODY;
-			j->notify = c == '%';
-			j->sum = 0;
-			buf_reset(&j->pkt);
-		}
-		return;
-	case RX_BODY:
-		if (c == '#') {
-			j->rx = RX_CSUM1;
-			return;
-		}
-		j->sum += c;
-		if (c == '}')
-			j->rx = RX_ESC;
-		else if (c == '*' && j->pkt.len)
-			j->rx = RX_RLE;
-		else
-			buf_putc(&j->pkt, (char)c);
-		return;
-	case RX_ESC:
-		j->sum += c;
-		buf_putc(&j->pkt, (char)(c ^ 0x20));
-		j->rx = RX_BODY;
-		return;
-	case RX_RLE:
-		j->sum += c;
-		for (int k = c - RLE_BIAS; k > 0; k--)
-			buf_putc(&j->pkt, j->pkt.data[j->pkt.len - 1]);
-		j->rx = RX_BODY;
-		return;
-	case RX_CSUM1:
-		j->want = (uint8_t)(hexval(c) << 4);
-		j->rx = RX_CSUM2;
-		return;
-	default:
-		j->rx = RX_IDLE;
-		if (hexval(c) < 0 || (uint8_t)(j->want | hexval(c)) != j->sum) {
-			j->ended = true; /* a broken stream: nothing after it can be trusted */
-			return;
-		}
-		packet(j, cb);
+		j->status = ev->data[n] == 'X' ? (int)(0x100 | v) : (int)v;
+		j->ended = true;
 	}
 }
 
@@ -212,8 +136,12 @@ bool ust_join_read(struct ust_join *j, const struct ust_join_cb *cb)
 		j->ended = true;
 		return false;
 	}
-	for (ssize_t i = 0; i < n && !j->ended; i++)
-		rx_byte(j, data[i], cb);
+	for (size_t off = 0; off < (size_t)n && !j->ended;) {
+		struct rsp_event ev;
+
+		off += rsp_feed(&j->rsp, data + off, (size_t)n - off, &ev);
+		on_event(j, &ev, cb);
+	}
 	return !j->ended;
 }
 
@@ -245,7 +173,7 @@ void ust_join_free(struct ust_join *j)
 		return;
 	if (j->fd >= 0)
 		close(j->fd);
-	buf_free(&j->pkt);
+	rsp_conn_free(&j->rsp);
 	buf_free(&j->reply);
 	free(j);
 }
@@ -268,7 +196,8 @@ int ust_join_open(struct ust_join **out, pid_t pid, const struct trc_wire *w,
 	j->fd = fd;
 	j->pid = pid;
 	j->status = -1;
-	buf_init(&j->pkt);
+	rsp_client_init(&j->rsp);
+	j->rsp.noack = true;
 	buf_init(&j->reply);
 	if (send_packet(j, "QStartNoAckMode") < 0 || wait_reply(j, cb) < 0) {
 		ust_join_free(j); /* it would not have us (another user): try ptrace */

@@ -44,6 +44,12 @@
  * Exit status: 0 done, 1 usage or connection error, 2 timeout waiting for a
  * reply (or for --expect-close or --wait-file), 3 the server closed the connection while a
  * reply was awaited.
+ *
+ * The decoding here is written from the protocol's rules on purpose, not
+ * taken from src/rsp (whose client side ustrace uses): the tests' client
+ * must not share the server's codec, or a mistake in it would be made the
+ * same way on both ends and never seen. '}' escapes are printed as they
+ * came, so that a test sees what went on the wire.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -8,29 +8,11 @@
  * decoder that also checks the encoding rules.
  */
 #include "rsp/rsp.h"
+#include "rsp_conn.h"
 #include "tap.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define LIT(s) s, sizeof(s) - 1
-
-static struct rsp_conn *new_conn(bool noack)
-{
-	struct rsp_conn *c = malloc(sizeof(*c));
-
-	if (!c)
-		abort();
-	rsp_conn_init(c);
-	c->noack = noack;
-	return c;
-}
-
-static void free_conn(struct rsp_conn *c)
-{
-	rsp_conn_free(c);
-	free(c);
-}
 
 /* Equal byte strings (memcmp() must not see the NULL data of an empty buf). */
 static bool same(const void *a, size_t alen, const void *b, size_t blen)
@@ -108,7 +90,7 @@ static void check_feed(const char *name, bool noack, const char *in, size_t inle
 
 	buf_init(&log);
 	for (size_t i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
-		struct rsp_conn *c = new_conn(noack);
+		struct rsp_conn *c = new_conn(false, noack);
 
 		buf_reset(&log);
 		feed_log(c, in, inlen, chunks[i], &log);
@@ -253,7 +235,7 @@ static void test_overlong(void)
 
 static void test_noack_handshake(void)
 {
-	struct rsp_conn *c = new_conn(false);
+	struct rsp_conn *c = new_conn(false, false);
 	struct buf log;
 
 	buf_init(&log);
@@ -274,7 +256,7 @@ static void test_noack_handshake(void)
 
 static void test_nak_retransmit(void)
 {
-	struct rsp_conn *c = new_conn(false);
+	struct rsp_conn *c = new_conn(false, false);
 	struct rsp_event ev;
 	size_t n;
 
@@ -400,7 +382,7 @@ static bool send_roundtrip(struct rsp_conn *c, const void *payload, size_t len, 
 
 static void test_send_vectors(void)
 {
-	struct rsp_conn *c = new_conn(false);
+	struct rsp_conn *c = new_conn(false, false);
 
 	static const struct {
 		const char *in, *out;
@@ -430,7 +412,7 @@ static void test_send_runs(void)
 {
 	static const uint8_t bytes[] = {'#', '$', '*', '}',  '0',  'a',	 ' ',  '~',
 					'%', '+', '-', 0x00, 0x03, 0x7f, 0x80, 0xff};
-	struct rsp_conn *c = new_conn(false);
+	struct rsp_conn *c = new_conn(false, false);
 	uint8_t payload[210];
 	struct buf dec;
 
@@ -459,21 +441,10 @@ static void test_send_runs(void)
 	free_conn(c);
 }
 
-/* xorshift64: reproducible pseudo-random numbers. */
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static uint64_t rng(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
 static void test_send_random(void)
 {
 	static const uint8_t special[] = {'#', '$', '*', '}', 0x00, 0x03, 'a', 0xff};
-	struct rsp_conn *c = new_conn(false);
+	struct rsp_conn *c = new_conn(false, false);
 	uint8_t *payload = malloc(2 * RSP_MAX_PACKET);
 	bool good = true;
 	struct buf dec;
@@ -501,7 +472,7 @@ static void test_send_random(void)
 
 static void test_send_all_bytes(void)
 {
-	struct rsp_conn *tx = new_conn(false), *rx = new_conn(false);
+	struct rsp_conn *tx = new_conn(false, false), *rx = new_conn(false, false);
 	uint8_t payload[256 * 10];
 	struct rsp_event ev;
 	struct buf dec;
