@@ -118,9 +118,27 @@ static void deliver_reports(struct uproc *p)
 	}
 }
 
+/*
+ * While only observers trace p, a thread in a group-stop stays in it, as
+ * it would untraced: PTRACE_LISTEN, until a SIGCONT ends it (strace does
+ * the same). A gdb's engine resumes it as gdbserver does, with the rest.
+ */
+bool sched_keeps_group_stop(struct uproc *p)
+{
+	if (!p->engines)
+		return false;
+	for_each_engine(p, e)
+		if (!e->observer && !e->dead)
+			return false;
+	return true;
+}
+
 static int resume_thread(struct uthread *th, bool step)
 {
 	int req = step ? PTRACE_SINGLESTEP : sys_resume_request(th);
+
+	if (!step && th->group_stop && !th->deliver_sig && sched_keeps_group_stop(th->p))
+		req = PTRACE_LISTEN;
 
 	/* a step over a syscall another engine catches: see sys_step_needs_stops() */
 	if (step && (th->step_sys || sys_step_needs_stops(th))) {

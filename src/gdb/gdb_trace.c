@@ -151,6 +151,15 @@ static void trace_on_event(void *ctx, const struct engine_event *ev)
 		if (ev->si)
 			trc_signal(tr->trc, &w, ev->si);
 		break;
+	case ENGINE_EV_STOPPED:
+		trc_stopped(tr->trc, &w, ev->status);
+		break;
+	case ENGINE_EV_EXITING:
+		trc_exiting(tr->trc, &w);
+		break;
+	case ENGINE_EV_TID_CHANGED:
+		trc_retid(tr->trc, &w, ev->old_tid);
+		break;
 	case ENGINE_EV_EXITED:
 		trc_exited(tr->trc, &w, ev->status);
 		break;
