@@ -219,7 +219,7 @@ check-deb: all $(B)/inferiors/breakloop
 # ustrace against strace 6.1's own test suite (tests/strace/suite.t): fetches and
 # builds strace's sources once (~10 minutes, cached in $$STRACETS), then ~10 minutes
 # a run; STRACE_TOO=1 runs strace beside it (the second column), STRACE_TESTS a subset.
-check-strace: all
+check-strace: all $(B)/tests/rspclient
 	prove -v tests/strace/suite.t
 
 # The load and kill tests (tests/load/): long, so not in `check`. LOAD_SECONDS,

@@ -102,6 +102,29 @@ unlike "$GDB_OUT" 'Breakpoint 1, ' 'gdb: the program did not run'
 is "$(ticks)" "$A" '... no tick'
 ok 'gdb: server exits' server_exits
 ok 'gdb: still stopped after the detach' wait_until stopped_state "$PID"
+# --- through the daemon: a client in gdb's place passes every signal and
+# continues; ustrace joins: the group-stop is printed, the program stays
+# stopped until a SIGCONT (tests/strace/via-daemon.sh does the same)
+if server_is_gdbserver; then
+	skip 4 'gdbserver: no ustrace join'
+else
+	use_rundir
+	start_server --attach :0 "$PID" || bail 'server did not attach'
+	"$RSPCLIENT" -t 60 "$TARGET" "QPassSignals:$(printf '%x;' $(seq 1 149))96" '?' --loop c \
+		>"$WORK/client.out" 2>&1 &
+	track $!
+	wait_until eval '[[ $(wc -l <"$WORK/client.out") -ge 2 ]]' || bail 'the client did not continue'
+	"$USTRACE" -o "$WORK/join.out" -p "$PID" 2>"$WORK/join.err" &
+	UPID=$!
+	track "$UPID"
+	ok 'daemon: the group-stop is printed' wait_until file_has "$WORK/join.out" '^--- stopped by SIGSTOP ---$'
+	ok 'daemon: it stays stopped' still 0.5
+	kill -CONT "$PID"
+	ok 'daemon: SIGCONT, it runs' ticking
+	kill -TERM "$UPID"
+	wait_exit "$UPID"
+	is "$(tracer_of "$PID")" "$SERVER_PID" 'daemon: ustrace joined through utraced'
+fi
 kill -CONT "$PID"
 ok 'at the end it runs' ticking
 kill -9 "$PID"
