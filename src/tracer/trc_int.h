@@ -113,6 +113,9 @@ void tp_path(struct trc_call *c, uint64_t addr);
 void tp_buf(struct trc_call *c, uint64_t addr, uint64_t len);
 /* len bytes, all as \x hex (getrandom). */
 void tp_buf_hex(struct trc_call *c, uint64_t addr, uint64_t len);
+/* A structure's bytes past those known, if not all zero (see trc_print.c). */
+bool tp_nonzero_tail(struct trc_call *c, const char *sep, uint64_t addr, uint64_t start,
+		     uint64_t total);
 /* n iovecs at addr: [{iov_base="...", iov_len=N}, ...], at most -s of them;
  * with data, up to limit bytes of data in all (else the bases' addresses). */
 void tp_iov(struct trc_call *c, uint64_t addr, uint64_t n, uint64_t limit, bool data);
