@@ -217,8 +217,8 @@ check-deb: all $(B)/inferiors/breakloop
 	prove -v tests/deb/deb.t
 
 # ustrace against strace 6.1's own test suite (tests/strace/suite.t): fetches and
-# builds strace's sources once (~10 minutes, cached in $$STRACETS), then ~10 minutes
-# a run; STRACE_TOO=1 runs strace beside it (the second column), STRACE_TESTS a subset.
+# builds strace's sources once (~10 minutes, cached in $$STRACETS), then ~1 minute
+# a run (2 with STRACE_TOO=1); STRACE_TOO=1 runs strace beside it (the second column), STRACE_TESTS a subset.
 check-strace: all $(B)/tests/rspclient
 	prove -v tests/strace/suite.t
 

@@ -346,7 +346,6 @@ void observe_group_stop(struct uthread *th, int sig);
 void observe_exiting(struct uthread *th);
 void observe_tid_changed(struct uthread *th, pid_t old_tid);
 void thread_stop_seen(struct uthread *th, int status);
-bool sched_keeps_group_stop(struct uproc *p);
 void sys_update(struct uproc *p);
 bool sys_step_needs_stops(struct uthread *th);
 /* PTRACE_SYSCALL or PTRACE_CONT, for a thread that is not stepped */

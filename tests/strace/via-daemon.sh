@@ -7,10 +7,10 @@
 # it through the daemon's rendezvous socket, beside a debugger, instead of
 # tracing it itself. A process held but never continued by its debugger
 # stays stopped (utraced keeps it for the debugger, as gdbserver does), and
-# a ustrace joining it would see nothing. Then ustrace runs with the
-# arguments given. Signals sent to this script go to ustrace; its exit
-# status (or the signal it died of) is ours, and the utraced processes
-# started here end with it (they let their processes go).
+# a ustrace joining it would see nothing. Then ustrace runs in this
+# script's place (exec, under the name the script was run as), with the
+# arguments given; the utraced processes started here end after it (they
+# let their processes go). Without -p, ustrace runs as it is.
 set -u
 UTRACED=${UTRACED:-$(dirname "$0")/../../build/utraced}
 USTRACE=${USTRACE:-$(dirname "$0")/../../build/ustrace}
@@ -20,10 +20,15 @@ UTRACED_RUNDIR=$(mktemp -d "${TMPDIR:-/tmp}/via-daemon.XXXXXX")
 daemons=()
 clients=()
 cleanup() {
+	local i
 	((${#clients[@]})) && kill "${clients[@]}" 2>/dev/null
 	((${#daemons[@]})) && kill "${daemons[@]}" 2>/dev/null
-	# (their processes are let go when they end: as the caller expects them)
-	((${#daemons[@]})) && wait "${daemons[@]}" 2>/dev/null
+	# their processes are let go when they end: the caller may look at once
+	# (not our children once ustrace has taken our place: polled, not waited)
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "${daemons[@]}" 2>/dev/null || break
+		sleep 0.05
+	done
 	rm -rf "$UTRACED_RUNDIR"
 }
 # gdb's numbers of every signal, for QPassSignals
@@ -73,20 +78,17 @@ for ((i = 0; i < ${#args[@]}; i++)); do
 	done
 done
 
-"$USTRACE" "$@" &
-child=$!
-for sig in INT TERM HUP QUIT; do
-	trap "kill -$sig $child 2>/dev/null" $sig
-done
-while :; do
-	wait $child
-	rc=$?
-	kill -0 $child 2>/dev/null || break # not just a trapped signal ending the wait
-done
-cleanup
-trap - EXIT
-if ((rc > 128)); then # ustrace died of a signal: so do we
-	trap - INT TERM HUP QUIT
-	kill -$((rc - 128)) $$
+if ((${#daemons[@]} == 0)); then # no -p: nothing to hold
+	trap - EXIT
+	rm -rf "$UTRACED_RUNDIR"
+	exec -a "$0" "$USTRACE" "$@"
 fi
-exit $rc
+# ustrace takes our place (our pid, our descriptors, the name we were run
+# as, the signals sent to us); the utraced processes end once it has
+trap - EXIT
+(
+	trap '' INT TERM HUP QUIT
+	while kill -0 $$ 2>/dev/null; do sleep 0.05; done
+	cleanup
+) </dev/null >/dev/null 2>&1 &
+exec -a "$0" "$USTRACE" "$@"
