@@ -76,6 +76,15 @@ enum engine_event_kind {
 	ENGINE_EV_KILLED,	 /* ... was killed by signal status */
 	ENGINE_EV_THREAD_NEW,	 /* tid is a new thread of pid */
 	ENGINE_EV_PROC_NEW, /* ENGINE_OBSERVE_FORKS: tid forked (vforked, cloned) process child */
+	/*
+	 * ENGINE_OBSERVE_SIGNALS: tid entered a group-stop (job control) by
+	 * signal status. While only observers trace the process it stays
+	 * stopped (PTRACE_LISTEN) until a SIGCONT, as under strace.
+	 */
+	ENGINE_EV_STOPPED,
+	ENGINE_EV_EXITING, /* tid is on its way out (exit, a fatal signal, another's exec) */
+	/* a thread other than the leader exec'd: old_tid goes by tid (the leader's) now */
+	ENGINE_EV_TID_CHANGED,
 };
 
 struct engine_event {
@@ -98,6 +107,7 @@ struct engine_event {
 	 */
 	struct engine *child;
 	pid_t child_pid;
+	pid_t old_tid; /* TID_CHANGED */
 };
 
 struct agent_record;
@@ -327,6 +337,12 @@ bool engine_stop_report(const struct engine *e, struct engine_stop *st);
  * are. Each is delivered when its thread runs, unreported.
  */
 size_t engine_stop_signals(const struct engine *e, struct engine_stop *out, size_t max);
+/*
+ * The threads that were in a group-stop (job control) when e attached,
+ * which an observer's ENGINE_EV_STOPPED did not tell: up to max into out
+ * (ENGINE_STOP_SIGNAL, the stop signal), how many there are.
+ */
+size_t engine_group_stops(const struct engine *e, struct engine_stop *out, size_t max);
 
 /*
  * Signals this engine does not want to stop for (gdb's QPassSignals).

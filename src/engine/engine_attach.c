@@ -468,6 +468,23 @@ struct engine *engine_attach_start(struct tracer *t, pid_t pid, const struct eng
 	return e;
 }
 
+size_t engine_group_stops(const struct engine *e, struct engine_stop *out, size_t max)
+{
+	size_t n = 0;
+
+	for_each_thread(e->p, th) {
+		if (!th->group_stop)
+			continue;
+		if (n < max)
+			out[n] = (struct engine_stop){.kind = ENGINE_STOP_SIGNAL,
+						      .pid = e->p->pid,
+						      .tid = th->tid,
+						      .sig = th->group_stop};
+		n++;
+	}
+	return n;
+}
+
 bool engine_attaching(const struct engine *e)
 {
 	return e->attaching && !e->dead;

@@ -77,6 +77,7 @@ struct uthread {
 	bool user_stop;	       /* stopped on its way back to user mode, not inside a syscall */
 	bool sig_stop;	       /* a signal's or a syscall's stop: a resume can carry a signal */
 	int owed_sig;	       /* queued with tgkill for a stop that could not carry it */
+	int group_stop;	       /* in a group-stop (job control) by this signal; 0: not */
 	long sys_nr;	       /* ... of this syscall */
 	struct uevent pending; /* an event not yet given to the engines */
 	int64_t stime_ns;      /* its process's system time at this stop (tracer->rusage) */
@@ -341,6 +342,10 @@ uint64_t sys_wanted_by(struct uproc *p, const struct uevent *ev);
 void observe_signal(struct uthread *th, int sig);
 void observe_exit(struct uproc *p, pid_t tid, int status);
 void observe_thread_new(struct uproc *p, pid_t tid);
+void observe_group_stop(struct uthread *th, int sig);
+void observe_exiting(struct uthread *th);
+void observe_tid_changed(struct uthread *th, pid_t old_tid);
+void thread_stop_seen(struct uthread *th, int status);
 void sys_update(struct uproc *p);
 bool sys_step_needs_stops(struct uthread *th);
 /* PTRACE_SYSCALL or PTRACE_CONT, for a thread that is not stepped */

@@ -118,6 +118,38 @@ static void deliver_reports(struct uproc *p)
 	}
 }
 
+static bool runnable(const struct uthread *th);
+
+/*
+ * A thread in a group-stop (job control) that is to run again. gdbserver,
+ * whose PTRACE_ATTACH tracees show a group-stop as a SIGSTOP stop,
+ * reports the stop signal at every resume (passed, it stops the program
+ * again), so the program stays stopped until a SIGCONT: the same here,
+ * the group-stop becomes a signal stop for the engines that stop for that
+ * signal (a gdb's). When no engine does (observers: ustrace, as strace),
+ * it stays stopped with PTRACE_LISTEN instead (resume_thread). Not while
+ * an engine attaches: the group-stop is its attach stop, and an observer
+ * (pass[] not yet set) would be asked about it as a signal.
+ */
+static void group_stop_report(struct uthread *th)
+{
+	struct uevent ev = {.kind = UEV_SIGNAL, .sig = th->group_stop};
+
+	if (!th->group_stop || !runnable(th))
+		return;
+	for_each_engine(th->p, e)
+		if (e->attaching)
+			return;
+	if (!event_wanted_by(th, &ev))
+		return;
+	th->group_stop = 0;
+	th->pending = ev;
+	th->has_pending = true;
+	th->p->last_event = th; /* (the thread a ^C names) */
+	th->p->event_seq++;
+	event_dispatch(th);
+}
+
 static int resume_thread(struct uthread *th, bool step)
 {
 	int req = step ? PTRACE_SINGLESTEP : sys_resume_request(th);
@@ -129,6 +161,8 @@ static int resume_thread(struct uthread *th, bool step)
 	} else if (!step) {
 		th->step_sys = false; /* the step was given up */
 	}
+	if (th->group_stop && !th->deliver_sig)
+		req = PTRACE_LISTEN; /* nobody stops for it (group_stop_report): stays stopped */
 
 	if (th->dr_dirty)
 		bp_dregs_apply(th);
@@ -268,6 +302,7 @@ void sched_update(struct uproc *p)
 		return;
 	thread_reports_next(p);
 	for_each_thread(p, t) {
+		group_stop_report(t);
 		if (t->stopped && t->has_pending)
 			event_dispatch(t);
 		if (t->stopped && !t->has_pending && t->step_owed) {

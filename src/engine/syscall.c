@@ -269,3 +269,36 @@ void observe_thread_new(struct uproc *p, pid_t tid)
 
 	observers_tell(p, &ev, 0, 0);
 }
+
+void observe_group_stop(struct uthread *th, int sig)
+{
+	struct uproc *p = th->p;
+	struct engine_event ev = {.kind = ENGINE_EV_STOPPED,
+				  .pid = p->pid,
+				  .tid = th->tid,
+				  .arch = p->arch,
+				  .status = sig};
+
+	observers_tell(p, &ev, ENGINE_OBSERVE_SIGNALS, 0);
+}
+
+void observe_exiting(struct uthread *th)
+{
+	struct uproc *p = th->p;
+	struct engine_event ev = {
+		.kind = ENGINE_EV_EXITING, .pid = p->pid, .tid = th->tid, .arch = p->arch};
+
+	observers_tell(p, &ev, 0, 0);
+}
+
+void observe_tid_changed(struct uthread *th, pid_t old_tid)
+{
+	struct uproc *p = th->p;
+	struct engine_event ev = {.kind = ENGINE_EV_TID_CHANGED,
+				  .pid = p->pid,
+				  .tid = th->tid,
+				  .arch = p->arch,
+				  .old_tid = old_tid};
+
+	observers_tell(p, &ev, 0, 0);
+}

@@ -17,6 +17,7 @@
  */
 #include "engine_int.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/ptrace.h>
@@ -79,7 +80,9 @@ struct uthread *thread_born(struct uproc *p, pid_t tid)
 {
 	struct uthread *th = uthread_add(p, tid);
 
-	observe_thread_new(p, tid);
+	/* (the leader's tid back: another thread exec'd after the leader left alone) */
+	if (tid != p->pid)
+		observe_thread_new(p, tid);
 	for_each_engine(p, e) {
 		if (e->observer || e->dead || !(e->events & ENGINE_EVENT_THREADS))
 			continue;
@@ -176,6 +179,7 @@ void thread_exit_stop(struct uthread *th)
 	struct uproc *p = th->p;
 	bool alone = exits_alone(th);
 
+	observe_exiting(th); /* (strace ends its call in progress here: "= ?") */
 	ptrace(PTRACE_CONT, th->tid, 0L, 0L);
 	th->stopped = false;
 	th->at_bp = false;
@@ -186,4 +190,28 @@ void thread_exit_stop(struct uthread *th)
 	p->leader_gone = true;
 	thread_gone(p, th, 0);
 	uproc_open_mem(p); /* through a live thread: the leader has no address space left */
+}
+
+/*
+ * Every stop of th: is it now in a group-stop (job control)? A seized
+ * thread shows one as PTRACE_EVENT_STOP with the stop signal (an
+ * interrupt's, or the one ending a PTRACE_LISTEN at SIGCONT, carries
+ * SIGTRAP). Observers hear of each group-stop once, as strace prints
+ * "--- stopped by SIGSTOP ---" once; our own interrupts of a thread that
+ * stays stopped say nothing new.
+ */
+void thread_stop_seen(struct uthread *th, int status)
+{
+	int sig = WSTOPSIG(status);
+	bool group = (unsigned)status >> 16 == PTRACE_EVENT_STOP &&
+		     (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU);
+
+	if (!group) {
+		th->group_stop = 0;
+		return;
+	}
+	if (th->group_stop)
+		return;
+	th->group_stop = sig;
+	observe_group_stop(th, sig);
 }

@@ -2,7 +2,7 @@
  * uproc.c: a traced process and its threads, as ptrace sees them.
  *
  * Attaching seizes every thread (PTRACE_SEIZE, so no SIGSTOP is ever sent
- * to the program and group-stop stays the program's own business); clones
+ * to the program, and a group-stop shows as one: thread_stop_seen); clones
  * are followed with PTRACE_O_TRACECLONE. This file turns raw wait statuses
  * into thread state and hands real events to event.c; what then runs is
  * decided in sched.c. Because threads are stopped by PTRACE_INTERRUPT, not
@@ -349,6 +349,8 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 		 * leader's tid, which is the one this stop came with.
 		 */
 		exec_takeover(th, uproc_thread(p, (pid_t)msg));
+		if ((pid_t)msg > 0 && (pid_t)msg != th->tid)
+			observe_tid_changed(th, (pid_t)msg);
 		for (struct uthread *o = p->threads, *n; o; o = n) {
 			n = o->next;
 			if (o != th)
@@ -484,6 +486,7 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 	th->stopped = true;
 	th->interrupting = false;
 	regs_invalidate(th);
+	thread_stop_seen(th, status);
 	if (th->xol_inj && xol_inject_stop(th, status)) {
 		sched_update(p);
 		return;
@@ -498,7 +501,7 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 		return;
 	}
 	if (event == PTRACE_EVENT_STOP) {
-		/* an interrupt, a group-stop or a new thread's first stop: no event */
+		/* an interrupt, a group-stop (observers heard it) or a new thread's first stop */
 	} else if (event && event != PTRACE_EVENT_SECCOMP) {
 		handle_ptrace_event(p, th, event);
 	} else if (event || sig == (SIGTRAP | 0x80)) { /* a seccomp stop is a syscall entry */

@@ -151,6 +151,15 @@ static void trace_on_event(void *ctx, const struct engine_event *ev)
 		if (ev->si)
 			trc_signal(tr->trc, &w, ev->si);
 		break;
+	case ENGINE_EV_STOPPED:
+		trc_stopped(tr->trc, &w, ev->status);
+		break;
+	case ENGINE_EV_EXITING:
+		trc_exiting(tr->trc, &w);
+		break;
+	case ENGINE_EV_TID_CHANGED:
+		trc_retid(tr->trc, &w, ev->old_tid);
+		break;
 	case ENGINE_EV_EXITED:
 		trc_exited(tr->trc, &w, ev->status);
 		break;
@@ -233,6 +242,23 @@ static void known_threads(struct gdb_trace *tr)
 		trc_thread_new(tr->trc, tids[i]);
 }
 
+/* Threads already in a group-stop: "--- stopped by SIGSTOP ---" first, as strace prints. */
+static void known_group_stops(struct gdb_trace *tr)
+{
+	struct engine_stop st[64];
+	size_t n = engine_group_stops(tr->e, st, 64);
+
+	for (size_t i = 0; i < n && i < 64; i++) {
+		struct engine_event ev = {.kind = ENGINE_EV_STOPPED,
+					  .pid = tr->pid,
+					  .tid = st[i].tid,
+					  .arch = engine_arch(tr->e),
+					  .status = st[i].sig};
+
+		trace_on_event(tr, &ev);
+	}
+}
+
 /* A trace that never started: its engine (not the session's yet) and it go. */
 static void trace_drop(struct gdb_session *s, struct gdb_trace *tr, struct engine *e)
 {
@@ -263,6 +289,7 @@ static int trace_start(struct gdb_session *s, struct gdb_trace *tr)
 	sink = trc_stream_sink(&tr->text, tr->w.o.tstamp != 0);
 	tr->trc = trc_new_sink(&tr->w.o, &sink);
 	known_threads(tr);
+	known_group_stops(tr);
 	return engine_trc_observe(tr->e, &tr->w.o, tr->w.follow); /* (leaving frees it) */
 }
 

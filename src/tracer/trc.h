@@ -177,6 +177,12 @@ struct trc_sink {
 	void (*end)(void *ctx); /* "\n": the line is done */
 	void (*count)(void *ctx, enum trc_pers p, long nr, bool error, int64_t ns);
 	void (*task)(void *ctx, pid_t tid, bool alive);
+	/*
+	 * Thread old exec'd and now goes by tid (the leader's, which is gone):
+	 * its open line, if any, ends " <pid changed to tid ...>"; what was
+	 * old's (-ff: its file) is tid's from now on. NULL: nothing to do.
+	 */
+	void (*retid)(void *ctx, pid_t old, pid_t tid);
 };
 
 /* The text of one or more cores, written through write(ctx, ...). Copies o. */
@@ -232,6 +238,16 @@ void trc_syscall_entry(struct trc *t, const struct trc_who *w, long nr, const ui
 void trc_syscall_exit(struct trc *t, const struct trc_who *w, int64_t ret);
 /* A signal about to be delivered: "--- SIGUSR1 {si_signo=...} ---". */
 void trc_signal(struct trc *t, const struct trc_who *w, const siginfo_t *si);
+/* w->tid is on its way out (PTRACE_EVENT_EXIT): its call in progress ends "= ?". */
+void trc_exiting(struct trc *t, const struct trc_who *w);
+/*
+ * Thread old exec'd and is w->tid now, the leader it replaced gone:
+ * " <pid changed to N ...>", "+++ superseded by execve in pid OLD +++",
+ * and old's execve returns as w->tid.
+ */
+void trc_retid(struct trc *t, const struct trc_who *w, pid_t old);
+/* A group-stop (job control): "--- stopped by SIGSTOP ---". */
+void trc_stopped(struct trc *t, const struct trc_who *w, int sig);
 /* The thread exited (status) or was killed (sig, core dumped). */
 void trc_exited(struct trc *t, const struct trc_who *w, int status);
 void trc_killed(struct trc *t, const struct trc_who *w, int sig, bool core);

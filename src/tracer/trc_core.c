@@ -432,12 +432,57 @@ void trc_signal(struct trc *t, const struct trc_who *w, const siginfo_t *si)
 	out_end(t);
 }
 
+void trc_stopped(struct trc *t, const struct trc_who *w, int sig)
+{
+	const char *name = trc_signal_name(sig);
+
+	if (t->o.count == TRC_COUNT_ONLY || !trc_set_has(&t->o.signals, (unsigned)sig))
+		return;
+	thr_get(t, w->tid, true);
+	buf_reset(&t->pre);
+	if (name)
+		buf_printf(&t->pre, "--- stopped by %s ---", name);
+	else
+		buf_printf(&t->pre, "--- stopped by %d ---", sig);
+	t->sink.start(t->sink.ctx, w->tid, &w->ts);
+	out_text(t, &t->pre);
+	out_end(t);
+}
+
 /* A line of its own: "+++ exited with 0 +++". */
 static void note_line(struct trc *t, const struct trc_who *w)
 {
 	t->sink.start(t->sink.ctx, w->tid, &w->ts);
 	out_text(t, &t->pre);
 	out_end(t);
+}
+
+void trc_exiting(struct trc *t, const struct trc_who *w)
+{
+	struct trc_thr *th = thr_get(t, w->tid, false);
+
+	if (th)
+		end_in_syscall(t, th, &w->ts);
+}
+
+void trc_retid(struct trc *t, const struct trc_who *w, pid_t old)
+{
+	struct trc_thr *th = thr_get(t, old, false), *leader;
+
+	if (!th || old == w->tid)
+		return;
+	leader = thr_get(t, w->tid, false);
+	if (leader)
+		end_in_syscall(t, leader, &w->ts);
+	trc_forget(t, w->tid);
+	if (t->sink.retid)
+		t->sink.retid(t->sink.ctx, old, w->tid);
+	th->tid = w->tid;
+	if (t->o.count == TRC_COUNT_ONLY || (t->o.quiet & TRC_QUIET_THREAD_EXECVE))
+		return;
+	buf_reset(&t->pre);
+	buf_printf(&t->pre, "+++ superseded by execve in pid %d +++", (int)old);
+	note_line(t, w);
 }
 
 void trc_exited(struct trc *t, const struct trc_who *w, int status)

@@ -113,6 +113,9 @@ void tp_path(struct trc_call *c, uint64_t addr);
 void tp_buf(struct trc_call *c, uint64_t addr, uint64_t len);
 /* len bytes, all as \x hex (getrandom). */
 void tp_buf_hex(struct trc_call *c, uint64_t addr, uint64_t len);
+/* A structure's bytes past those known, if not all zero (see trc_print.c). */
+bool tp_nonzero_tail(struct trc_call *c, const char *sep, uint64_t addr, uint64_t start,
+		     uint64_t total);
 /* n iovecs at addr: [{iov_base="...", iov_len=N}, ...], at most -s of them;
  * with data, up to limit bytes of data in all (else the bases' addresses). */
 void tp_iov(struct trc_call *c, uint64_t addr, uint64_t n, uint64_t limit, bool data);
@@ -168,9 +171,18 @@ void tp_siginfo_at(struct trc_call *c, uint64_t addr);
 void tp_timespec_at(struct trc_call *c, uint64_t addr);
 void tp_timeval_at(struct trc_call *c, uint64_t addr);
 
-/* trc_net.c, for connect/bind/accept and sendmsg's msg_name */
+/* trc_sockaddr.c, for connect/bind/accept and sendmsg's msg_name */
 void tp_sockaddr(struct trc_call *c, uint64_t addr, uint64_t len);
-extern const struct xlat trc_msg_flags[];   /* MSG_* */
-extern const struct xlat trc_sock_levels[]; /* SOL_* */
+/* A family's printer, given the address (zero-padded) and its length. */
+struct trc_sa_family {
+	unsigned family;
+	void (*print)(struct trc_call *c, const unsigned char *buf, size_t len);
+	size_t min_len; /* shorter: its raw sa_data */
+};
+extern const struct trc_sa_family trc_sa_families[];
+void trc_sa_ax25(struct trc_call *c, const unsigned char *buf, size_t len); /* trc_sa_ax25.c */
+extern const struct xlat trc_families[];				    /* AF_*, trc_net.c */
+extern const struct xlat trc_msg_flags[];				    /* MSG_* */
+extern const struct xlat trc_sock_levels[];				    /* SOL_* */
 
 #endif

@@ -4,8 +4,8 @@
  * socket, socketpair, connect/bind, listen, accept/accept4,
  * getsockname/getpeername, sendto/recvfrom, shutdown, setsockopt,
  * getsockopt. An in/out length (accept's addrlen) prints as [in => out]
- * when the kernel changed it, as strace does; addresses of AF_UNIX,
- * AF_INET and AF_INET6 are decoded, others show their raw sa_data.
+ * when the kernel changed it, as strace does; the addresses themselves are
+ * trc_sockaddr.c's.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -17,7 +17,7 @@
 
 #include "trc_int.h"
 
-static const struct xlat families[] = {
+const struct xlat trc_families[] = {
 	XV(AF_UNSPEC),	   XV(AF_UNIX),
 	XV(AF_INET),	   XV(AF_AX25),
 	XV(AF_IPX),	   XV(AF_APPLETALK),
@@ -182,71 +182,7 @@ static const struct xlat tcp_opts[] = {
 
 static void print_family(struct trc_call *c, unsigned family)
 {
-	tp_xval_dec(c, families, family, "AF_???");
-}
-
-static void print_sun(struct trc_call *c, const struct sockaddr_un *sun, size_t len)
-{
-	size_t n = len - offsetof(struct sockaddr_un, sun_path);
-
-	if (len <= offsetof(struct sockaddr_un, sun_path))
-		return;
-	tp_str(c, ", sun_path=");
-	if (sun->sun_path[0] == 0 && n > 0) { /* abstract: @ and exactly n-1 bytes */
-		buf_putc(c->b, '@');
-		tp_quote(c, (const unsigned char *)sun->sun_path + 1, n - 1, false);
-		return;
-	}
-	tp_quote(c, (const unsigned char *)sun->sun_path, strnlen(sun->sun_path, n), false);
-}
-
-void tp_sockaddr(struct trc_call *c, uint64_t addr, uint64_t len)
-{
-	union {
-		struct sockaddr sa;
-		struct sockaddr_un sun;
-		struct sockaddr_in sin;
-		struct sockaddr_in6 sin6;
-		unsigned char raw[128];
-	} u;
-	char text[INET6_ADDRSTRLEN];
-
-	if (!addr) {
-		tp_str(c, "NULL");
-		return;
-	}
-	if (len < sizeof(u.sa.sa_family) || len > sizeof(u)) {
-		tp_addr(c, addr);
-		return;
-	}
-	memset(&u, 0, sizeof(u));
-	if (tp_read_or_addr(c, addr, &u, len))
-		return;
-	tp_str(c, "{sa_family=");
-	print_family(c, u.sa.sa_family);
-	switch (u.sa.sa_family) {
-	case AF_UNIX:
-		print_sun(c, &u.sun, len);
-		break;
-	case AF_INET:
-		tp_fmt(c, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")", ntohs(u.sin.sin_port),
-		       inet_ntop(AF_INET, &u.sin.sin_addr, text, sizeof(text)));
-		break;
-	case AF_INET6:
-		tp_fmt(c, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u)", ntohs(u.sin6.sin6_port),
-		       ntohl(u.sin6.sin6_flowinfo));
-		tp_fmt(c, ", inet_pton(AF_INET6, \"%s\", &sin6_addr), sin6_scope_id=%u",
-		       inet_ntop(AF_INET6, &u.sin6.sin6_addr, text, sizeof(text)),
-		       u.sin6.sin6_scope_id);
-		break;
-	default:
-		if (len > sizeof(u.sa.sa_family)) {
-			tp_str(c, ", sa_data=");
-			tp_quote(c, u.raw + sizeof(u.sa.sa_family), len - sizeof(u.sa.sa_family),
-				 false);
-		}
-	}
-	buf_putc(c->b, '}');
+	tp_xval_dec(c, trc_families, family, "AF_???");
 }
 
 static void print_sock_type(struct trc_call *c, uint64_t type)

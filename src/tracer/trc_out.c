@@ -202,9 +202,24 @@ static void task(void *ctx, pid_t tid, bool alive)
 		out->tasks--;
 }
 
+/* strace ends the exec'ing thread's open line so, before its pid changes. */
+static void retid(void *ctx, pid_t old, pid_t tid)
+{
+	struct trc_out *out = ctx;
+	char note[64];
+	int n;
+
+	if (!out->open || out->printer != old || out->col == 0)
+		return;
+	n = snprintf(note, sizeof(note), " <pid changed to %d ...>\n", (int)tid);
+	emit(out, note, (size_t)n);
+	out->open = false;
+	out->col = 0;
+}
+
 struct trc_sink trc_out_sink(struct trc_out *out)
 {
-	return (struct trc_sink){out, start, resume, text, tab, end, count, task};
+	return (struct trc_sink){out, start, resume, text, tab, end, count, task, retid};
 }
 
 void trc_out_flush_pending(struct trc_out *out, const char *note)

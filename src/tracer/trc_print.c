@@ -481,3 +481,39 @@ void tp_mode(struct trc_call *c, uint64_t mode)
 		tp_str(c, "S_ISVTX|");
 	tp_oct(c, mode & ~(uint64_t)(S_ISUID | S_ISGID | S_ISVTX));
 }
+
+/*
+ * The bytes [start, total) of the structure at addr that the decoder does
+ * not know, as strace shows them: nothing if all are zero, else
+ * ", /- bytes START..END -/ "\x..."" (at most -s of them), or ", ???" when
+ * unreadable. True when something was printed. sep is what comes first.
+ */
+bool tp_nonzero_tail(struct trc_call *c, const char *sep, uint64_t addr, uint64_t start,
+		     uint64_t total)
+{
+	unsigned char tmp[4096];
+	size_t len, i, n;
+
+	if (total > sizeof(tmp))
+		total = sizeof(tmp); /* (strace looks up to a page) */
+	if (start >= total)
+		return false;
+	len = (size_t)(total - start);
+	if (tp_read(c, addr + start, tmp, len)) {
+		tp_str(c, sep);
+		tp_str(c, "???");
+		return true;
+	}
+	for (i = 0; i < len && !tmp[i]; i++)
+		;
+	if (i == len)
+		return false;
+	n = len < c->o->strsize ? len : c->o->strsize;
+	tp_str(c, sep);
+	tp_fmt(c, "/* bytes %llu..%llu */ ", (unsigned long long)start,
+	       (unsigned long long)total - 1);
+	tp_quote(c, tmp, n, true);
+	if (n < len)
+		tp_str(c, "...");
+	return true;
+}

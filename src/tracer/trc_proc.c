@@ -31,7 +31,7 @@ static const struct xlat clone_flags[] = {
 	XV(CLONE_SETTLS),
 	XV(CLONE_PARENT_SETTID),
 	XV(CLONE_CHILD_CLEARTID),
-	XV(CLONE_DETACHED),
+	/* (not CLONE_DETACHED: the kernel ignores it, strace does not name it) */
 	XV(CLONE_UNTRACED),
 	XV(CLONE_CHILD_SETTID),
 	XV(CLONE_NEWCGROUP),
@@ -41,6 +41,7 @@ static const struct xlat clone_flags[] = {
 	XV(CLONE_NEWPID),
 	XV(CLONE_NEWNET),
 	XV(CLONE_IO),
+	{0x80, "CLONE_NEWTIME"}, /* clone3 only: clone's low byte is the exit signal */
 	{0x100000000ull, "CLONE_CLEAR_SIGHAND"},
 	{0x200000000ull, "CLONE_INTO_CGROUP"},
 	XEND,
@@ -106,50 +107,126 @@ int trc_dec_clone(struct trc_call *c)
 	return RV_DEC;
 }
 
+/* The kernel's struct clone_args, as far as it goes (88 bytes); 64 are required. */
 struct clone_args_k {
 	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	uint64_t set_tid, set_tid_size, cgroup;
 };
+
+#define CLONE_ARGS_MIN	  64
+#define CLONE_ARGS_CGROUP 80
+#define SET_TID_MAX	  32
+
+/* A pid written by the kernel at addr: [N], NULL, or the address. */
+static void print_tid_ptr(struct trc_call *c, uint64_t addr)
+{
+	if (!addr)
+		tp_str(c, "NULL");
+	else
+		print_tid_at(c, addr);
+}
+
+static void print_set_tid(struct trc_call *c, const struct clone_args_k *ca)
+{
+	int tids[SET_TID_MAX];
+
+	tp_str(c, ", set_tid=");
+	if (!ca->set_tid || !ca->set_tid_size || ca->set_tid_size > SET_TID_MAX ||
+	    tp_read(c, ca->set_tid, tids, ca->set_tid_size * sizeof(int))) {
+		tp_addr(c, ca->set_tid);
+	} else {
+		for (uint64_t i = 0; i < ca->set_tid_size; i++)
+			tp_fmt(c, "%s%d", i ? ", " : "[", tids[i]);
+		buf_putc(c->b, ']');
+	}
+	tp_fmt(c, ", set_tid_size=%llu", (unsigned long long)ca->set_tid_size);
+}
+
+static void clone3_entry(struct trc_call *c, const struct clone_args_k *ca, size_t fetched)
+{
+	tp_str(c, "{flags=");
+	tp_flags(c, clone_flags, ca->flags, "CLONE_???");
+	if (ca->flags & CLONE_PIDFD) {
+		tp_str(c, ", pidfd=");
+		tp_addr(c, ca->pidfd);
+	}
+	if (ca->flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
+		tp_str(c, ", child_tid=");
+		tp_addr(c, ca->child_tid);
+	}
+	if (ca->flags & CLONE_PARENT_SETTID) {
+		tp_str(c, ", parent_tid=");
+		tp_addr(c, ca->parent_tid);
+	}
+	tp_str(c, ", exit_signal=");
+	if (ca->exit_signal < INT_MAX)
+		tp_signame(c, ca->exit_signal);
+	else
+		tp_udec(c, ca->exit_signal);
+	tp_str(c, ", stack=");
+	tp_addr(c, ca->stack);
+	tp_str(c, ", stack_size=");
+	tp_hex(c, ca->stack_size);
+	if (ca->flags & CLONE_SETTLS) {
+		tp_str(c, ", tls=");
+		tp_addr(c, ca->tls);
+	}
+	if (ca->set_tid || ca->set_tid_size)
+		print_set_tid(c, ca);
+	if (fetched > CLONE_ARGS_CGROUP && (ca->cgroup || (ca->flags & 0x200000000ull)))
+		tp_fmt(c, ", cgroup=%llu", (unsigned long long)ca->cgroup);
+	if (c->a[1] > fetched)
+		tp_nonzero_tail(c, ", ", c->a[0], fetched, c->a[1]);
+	tp_str(c, "}");
+}
+
+/* What the kernel wrote back: " => {pidfd=[N], parent_tid=[N], the tail}". */
+static void clone3_exit(struct trc_call *c, const struct clone_args_k *ca, size_t fetched)
+{
+	const char *sep = " => {";
+
+	if (ca->flags & CLONE_PIDFD) {
+		tp_str(c, sep);
+		tp_str(c, "pidfd=");
+		print_tid_ptr(c, ca->pidfd);
+		sep = ", ";
+	}
+	if (ca->flags & CLONE_PARENT_SETTID) {
+		tp_str(c, sep);
+		tp_str(c, "parent_tid=");
+		print_tid_ptr(c, ca->parent_tid);
+		sep = ", ";
+	}
+	if (c->a[1] > fetched && tp_nonzero_tail(c, sep, c->a[0], fetched, c->a[1]))
+		sep = ", ";
+	if (strcmp(sep, " => {"))
+		tp_str(c, "}");
+}
 
 int trc_dec_clone3(struct trc_call *c)
 {
 	struct clone_args_k ca;
+	size_t fetched = c->a[1] < sizeof(ca) ? (size_t)c->a[1] : sizeof(ca);
 
-	if (c->a[1] < sizeof(ca) || tp_read(c, c->a[0], &ca, sizeof(ca))) {
-		if (!c->exiting)
+	memset(&ca, 0, sizeof(ca));
+	if (!c->exiting) {
+		if (fetched < CLONE_ARGS_MIN || tp_read(c, c->a[0], &ca, fetched)) {
 			tp_addr(c, c->a[0]);
-		goto size;
-	}
-	if (c->exiting) {
-		if (tp_failed(c))
 			goto size;
-		tp_str(c, " => {");
-		tp_str(c, ca.flags & CLONE_PIDFD ? "pidfd=" : "parent_tid=");
-		print_tid_at(c, ca.flags & CLONE_PIDFD ? ca.pidfd : ca.parent_tid);
-		tp_str(c, "}");
+		}
+		clone3_entry(c, &ca, fetched);
+		if ((ca.flags & (CLONE_PIDFD | CLONE_PARENT_SETTID)) || c->a[1] > fetched)
+			return 0;
 		goto size;
 	}
-	tp_str(c, "{flags=");
-	tp_flags(c, clone_flags, ca.flags, "CLONE_???");
-	if (ca.flags & CLONE_PIDFD)
-		tp_fmt(c, ", pidfd=%#llx", (unsigned long long)ca.pidfd);
-	if (ca.flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
-		tp_fmt(c, ", child_tid=%#llx", (unsigned long long)ca.child_tid);
-	if (ca.flags & CLONE_PARENT_SETTID)
-		tp_fmt(c, ", parent_tid=%#llx", (unsigned long long)ca.parent_tid);
-	tp_str(c, ", exit_signal=");
-	if (ca.exit_signal < INT_MAX)
-		tp_signame(c, ca.exit_signal);
-	else
-		tp_udec(c, ca.exit_signal);
-	tp_str(c, ", stack=");
-	tp_hex(c, ca.stack);
-	tp_str(c, ", stack_size=");
-	tp_hex(c, ca.stack_size);
-	if (ca.flags & CLONE_SETTLS)
-		tp_fmt(c, ", tls=%#llx", (unsigned long long)ca.tls);
-	tp_str(c, "}");
-	if (ca.flags & (CLONE_PIDFD | CLONE_PARENT_SETTID))
-		return 0;
+	if (tp_failed(c))
+		goto size;
+	if (tp_read(c, c->a[0], &ca, fetched)) {
+		tp_str(c, " => ");
+		tp_addr(c, c->a[0]);
+		goto size;
+	}
+	clone3_exit(c, &ca, fetched);
 size:
 	tp_sep(c);
 	tp_udec(c, c->a[1]);

@@ -1,6 +1,6 @@
 /*
  * trc_sig.c: decoders of the signal syscalls: rt_sigaction,
- * rt_sigprocmask, rt_sigreturn.
+ * rt_sigprocmask, rt_sigsuspend, rt_sigreturn.
  *
  * The kernel's struct sigaction (not libc's) is what the tracee passes:
  * handler, flags, restorer, then a 64-bit mask. rt_sigreturn has no
@@ -98,6 +98,20 @@ int trc_dec_rt_sigprocmask(struct trc_call *c)
 	tp_sep(c);
 	tp_udec(c, c->a[3]);
 	return RV_DEC;
+}
+
+/* The set only when its size is one the kernel takes (a word, up to 64 signals), as strace. */
+int trc_dec_rt_sigsuspend(struct trc_call *c)
+{
+	uint64_t size = c->a[1];
+
+	if (size == 8 || (size == 4 && c->pers == TRC_PERS_32))
+		tp_sigset_at(c, c->a[0], size);
+	else
+		tp_addr(c, c->a[0]);
+	tp_sep(c);
+	tp_udec(c, size);
+	return RV_DECODED;
 }
 
 int trc_dec_rt_sigreturn(struct trc_call *c)

@@ -150,6 +150,22 @@ static void split_task(void *ctx, pid_t tid, bool alive)
 		task_close(s, t);
 }
 
+/* As strace -ff: the exec'ing thread's file goes on as the new leader's. */
+static void split_retid(void *ctx, pid_t old, pid_t tid)
+{
+	struct trc_split *s = ctx;
+	struct split_task *t = task_find(s, old), *gone = task_find(s, tid);
+
+	if (!t)
+		return;
+	if (gone) {
+		task_close(s, gone);
+		t = task_find(s, old); /* (the array moved under it) */
+	}
+	t->sink.retid(t->sink.ctx, old, tid);
+	t->tid = tid;
+}
+
 struct trc_split *trc_split_new(const struct trc_opts *o, const struct trc_split_io *io)
 {
 	struct trc_split *s = calloc(1, sizeof(*s));
@@ -174,6 +190,7 @@ struct trc_sink trc_split_sink(struct trc_split *s)
 		.end = split_end,
 		.count = split_count,
 		.task = split_task,
+		.retid = split_retid,
 	};
 }
 

@@ -18,6 +18,7 @@
  *   E                        end the line
  *   C pers,nr,err,ns;        a call for -c
  *   N tid;  G tid;           a task is traced / is gone
+ *   P old,tid;               task old exec'd and is tid now
  * The decoder takes any split of the bytes, and refuses (for good) what
  * does not parse: the stream comes from another process.
  */
@@ -84,10 +85,15 @@ static void enc_task(void *ctx, pid_t tid, bool alive)
 	buf_printf(ctx, "%c%d;", alive ? 'N' : 'G', (int)tid);
 }
 
+static void enc_retid(void *ctx, pid_t old, pid_t tid)
+{
+	buf_printf(ctx, "P%d,%d;", (int)old, (int)tid);
+}
+
 struct trc_sink trc_stream_sink(struct buf *b, bool times)
 {
-	struct trc_sink k = {b,	      enc_start, enc_resume, enc_text,
-			     enc_tab, enc_end,	 enc_count,  enc_task};
+	struct trc_sink k = {b,	      enc_start, enc_resume, enc_text, enc_tab,
+			     enc_end, enc_count, enc_task,   enc_retid};
 
 	if (!times) {
 		k.start = enc_start_nt;
@@ -153,6 +159,24 @@ static int rx_task(struct trc_stream_rx *rx, pid_t tid, bool alive, const struct
 	return 0;
 }
 
+/* P: one of the stream's tasks goes by another tid from now on. */
+static int rx_retid(struct trc_stream_rx *rx, pid_t old, pid_t tid, const struct trc_sink *to)
+{
+	size_t i;
+
+	for (i = 0; i < rx->ntasks && rx->tasks[i] != old; i++)
+		;
+	if (i == rx->ntasks || old == tid)
+		return -1;
+	for (size_t j = 0; j < rx->ntasks; j++)
+		if (rx->tasks[j] == tid)
+			return -1; /* the leader it replaced is gone first (G) */
+	rx->tasks[i] = tid;
+	if (to->retid)
+		to->retid(to->ctx, old, tid);
+	return 0;
+}
+
 /*
  * n numbers of the record at p (after its letter), up to its ';'. Returns
  * the bytes used, 0 if the record is not all there yet, -1 if malformed.
@@ -195,8 +219,8 @@ static bool good_tid(long long v)
 static long rx_record(struct trc_stream_rx *rx, const char *p, size_t len,
 		      const struct trc_sink *to)
 {
-	static const int nnums[128] = {['S'] = 3, ['R'] = 5, ['s'] = 1, ['r'] = 3,
-				       ['T'] = 1, ['C'] = 4, ['N'] = 1, ['G'] = 1};
+	static const int nnums[128] = {['S'] = 3, ['R'] = 5, ['s'] = 1, ['r'] = 3, ['T'] = 1,
+				       ['C'] = 4, ['N'] = 1, ['G'] = 1, ['P'] = 2};
 	long long v[MAX_NUMS];
 	unsigned char tag = (unsigned char)p[0];
 	struct timespec ts = {0, 0};
@@ -248,6 +272,10 @@ static long rx_record(struct trc_stream_rx *rx, const char *p, size_t len,
 			return -1;
 		to->count(to->ctx, (enum trc_pers)v[0], (long)v[1], v[2], v[3]);
 		return used;
+	case 'P':
+		if (!good_tid(v[0]) || !good_tid(v[1]))
+			return -1;
+		return rx_retid(rx, (pid_t)v[0], (pid_t)v[1], to) < 0 ? -1 : used;
 	default: /* N, G */
 		if (!good_tid(v[0]))
 			return -1;

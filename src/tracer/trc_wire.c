@@ -1,7 +1,7 @@
 /*
  * trc_wire.c: struct trc_wire to text and back (see trc_wire.h).
  *
- * "v=6;s=32;a=40;t=0;T=0;y=0;x=0;r=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;rdh=0;wrh=0;rd0=0;...;wr3=0;t64=HEX;t32=HEX;sig=HEX;
+ * "v=7;s=32;a=40;t=0;T=0;y=0;x=0;r=0;z=0;Z=0;q=0;c=0;w=0;p=0;f=0;rdh=0;wrh=0;rd0=0;...;wr3=0;t64=HEX;t32=HEX;sig=HEX;
  * nab64=HEX;nab32=HEX;nvb64=HEX;nvb32=HEX;raw64=HEX;raw32=HEX;rd=HEX;wr=HEX;P=HEX":
  * numbers in decimal, sets as their 64-bit words in hex, most significant
  * digit first, word 0 first; P, -P's paths, as their bytes in hex, each
@@ -17,7 +17,7 @@
 #include "../rsp/rsp.h"
 #include "trc_wire.h"
 
-#define WIRE_VERSION 6
+#define WIRE_VERSION 7
 #define SET_WORDS    (TRC_SET_MAX / 64)
 #define SET_HEX	     (SET_WORDS * 16)
 

@@ -156,6 +156,15 @@ static void on_event(void *ctx, const struct engine_event *ev)
 		if (ev->si)
 			trc_signal(u->trc, &w, ev->si);
 		break;
+	case ENGINE_EV_STOPPED:
+		trc_stopped(u->trc, &w, ev->status);
+		break;
+	case ENGINE_EV_EXITING:
+		trc_exiting(u->trc, &w);
+		break;
+	case ENGINE_EV_TID_CHANGED:
+		trc_retid(u->trc, &w, ev->old_tid);
+		break;
 	case ENGINE_EV_EXITED:
 		trc_exited(u->trc, &w, ev->status);
 		if (ev->tid == up->pid)
@@ -374,18 +383,36 @@ static void print_signal(struct ust_proc *up, pid_t tid)
 	on_event(up, &ev);
 }
 
-/* The signals the attach met (the engine's first stop): strace prints them first. */
+/* A thread the attach found in a group-stop: "--- stopped by SIGSTOP ---", as strace. */
+static void print_group_stop(struct ust_proc *up, const struct engine_stop *st)
+{
+	struct engine_event ev = {.kind = ENGINE_EV_STOPPED, .status = st->sig};
+
+	ev.pid = up->pid;
+	ev.tid = st->tid;
+	ev.arch = engine_arch(up->e);
+	ev.engine = up->e;
+	on_event(up, &ev);
+}
+
+/*
+ * The signals the attach met (the engine's first stop): strace prints them
+ * first; then the group-stops it found, which it prints at its first wait.
+ */
 static void attach_signals(struct ust_proc *up)
 {
 	struct engine_stop st, more[64];
 	size_t n;
 
-	if (!engine_stop_report(up->e, &st) || st.kind != ENGINE_STOP_SIGNAL)
-		return;
-	print_signal(up, st.tid);
-	n = engine_stop_signals(up->e, more, 64);
+	if (engine_stop_report(up->e, &st) && st.kind == ENGINE_STOP_SIGNAL) {
+		print_signal(up, st.tid);
+		n = engine_stop_signals(up->e, more, 64);
+		for (size_t i = 0; i < n && i < 64; i++)
+			print_signal(up, more[i].tid);
+	}
+	n = engine_group_stops(up->e, more, 64);
 	for (size_t i = 0; i < n && i < 64; i++)
-		print_signal(up, more[i].tid);
+		print_group_stop(up, &more[i]);
 }
 
 static int start_attach(struct ust *u)

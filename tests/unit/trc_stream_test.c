@@ -129,6 +129,53 @@ static void test_interleave(void)
 	buf_free(&wire);
 }
 
+/*
+ * A thread other than the leader exec'd (PTRACE_EVENT_EXEC's old tid): its
+ * open line ends " <pid changed to N ...>", "+++ superseded" follows and
+ * its execve returns as the leader, through the stream (record P) as well.
+ */
+static void test_retid(void)
+{
+	struct trc_opts o;
+	struct trc_out *tout;
+	struct trc_sink shared, enc;
+	struct trc *remote;
+	struct trc_stream_rx *rx = trc_stream_rx_new();
+	struct buf wire;
+	struct trc_who leader = who(300), thread = who(301);
+	uint64_t exit_args[6] = {42}, exec_args[6] = {0x1000, 0x2000, 0x3000};
+
+	trc_opts_init(&o);
+	buf_init(&wire);
+	buf_reset(&out);
+	tout = trc_out_new(&o, write_out, NULL);
+	shared = trc_out_sink(tout);
+	enc = trc_stream_sink(&wire, false);
+	remote = trc_new_sink(&o, &enc);
+	trc_thread_new(remote, 300);
+	trc_thread_new(remote, 301);
+	trc_syscall_entry(remote, &leader, SYS_exit, exit_args);
+	trc_exiting(remote, &leader);
+	trc_syscall_entry(remote, &thread, SYS_execve, exec_args);
+	trc_retid(remote, &leader, 301);
+	trc_syscall_exit(remote, &leader, 0);
+	trc_exited(remote, &leader, 0);
+	is_int(pass(&wire, rx, &shared), 0, "retid: the stream takes it");
+	is_str(out.data,
+	       "[pid   300] exit(42)                    = ?\n"
+	       "[pid   301] execve(0x1000, 0x2000, 0x3000 /* 0 vars */ <pid changed to 300 ...>\n"
+	       "+++ superseded by execve in pid 301 +++\n"
+	       "<... execve resumed>)                   = 0\n"
+	       "+++ exited with 0 +++\n",
+	       "retid: pid changed, superseded, the execve returns as the leader");
+	is_int(trc_stream_feed(rx, "P301,300;", 9, &shared), -1,
+	       "retid: a P record for a task the stream does not have is refused");
+	trc_free(remote);
+	trc_out_free(tout);
+	trc_stream_rx_free(rx);
+	buf_free(&wire);
+}
+
 static int feed_str(const char *s)
 {
 	struct trc_opts o;
@@ -185,6 +232,7 @@ int main(void)
 {
 	buf_init(&out);
 	test_interleave();
+	test_retid();
 	test_hostile();
 	buf_free(&out);
 	return done_testing();
