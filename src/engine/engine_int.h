@@ -115,6 +115,7 @@ struct bp_patch {
 	uint64_t at;   /* its trampoline and program, in xol pages */
 	bool applied;  /* the jmp is in memory (not the int3) */
 	bool unwanted; /* back to an int3 (or nothing) at the next pass */
+	unsigned ctl;  /* a fast tracepoint's pass count: its agent_trace_ctl; 0: none */
 	struct arch_patch code;
 };
 
@@ -132,6 +133,8 @@ struct swbp {
 	uint64_t cond_owner;   /* the engine (bit) that gave them */
 	const char *patch_why; /* why it is not patched, once tried */
 	struct bp_patch *patch;
+	bool trace_on;		  /* cond is a fast tracepoint's program (engine_bp_trace) */
+	struct engine_trace trace; /* ... and what the agent needs of it */
 };
 
 struct hwbp {
@@ -172,6 +175,10 @@ struct engine {
 	struct engine_stop *later;
 	size_t nlater, later_cap;
 	struct hwbp *hw; /* this engine's hardware breakpoints/watchpoints */
+	/* its fast tracepoints' buffer space (patch.c, engine_trace_budget) */
+	int64_t trace_drained; /* bytes of the agent's frames handed to the client */
+	int64_t trace_free;    /* what the client's buffer has left */
+	bool trace_ctl_ready;  /* its agent_trace_ctl is set up in the output region */
 };
 
 struct uproc {
@@ -215,6 +222,8 @@ struct uproc {
 	uint64_t agent_map; /* ... the region mapped for it, 0: none yet */
 	uint64_t agent_out; /* its output region (agent-style dprintf), 0: none yet */
 	bool patch_pass;    /* patches to write or undo, every thread stopped */
+	uint64_t trace_ctl_used[8]; /* (AGENT_CTL_SLOTS bits) */
+	/* ^ agent_trace_ctl slots taken by fast tracepoints (patch.c) */
 };
 
 struct tracer {

@@ -22,12 +22,41 @@
 
 #define DRAIN_EVERY_MS 20
 
+/*
+ * A fast tracepoint's frame to the engine that owns the tracepoint; what
+ * it reserved counts as taken from that engine's buffer space.
+ */
+static bool deliver_trace(struct uproc *p, const uint8_t *rec, size_t len)
+{
+	struct agent_trace_record r;
+	struct swbp *bp;
+	struct engine *e = NULL;
+
+	if (agent_trace_parse(rec, len, &r) < 0)
+		return false;
+	bp = bp_find(p, r.bp);
+	for_each_engine(p, o)
+		if (bp && bp->cond_owner == ENGINE_BIT(o))
+			e = o;
+	if (e) {
+		e->trace_drained += r.reserved;
+		if (e->client.bp_collected)
+			e->client.bp_collected(e->client.ctx, e, &r);
+	}
+	p->xol_stats.trace_frames++;
+	return true;
+}
+
 /* Hand one record (rec[0..len), its length checked) to its breakpoint's owner. */
 static bool deliver(struct uproc *p, const uint8_t *rec, size_t len)
 {
 	static struct agent_record r;
 	struct swbp *bp;
+	uint16_t kind;
 
+	memcpy(&kind, rec + offsetof(struct agent_trace_rec, kind), 2);
+	if (kind == AGENT_REC_TRACE)
+		return deliver_trace(p, rec, len);
 	if (agent_record_parse(rec, len, &r) < 0)
 		return false;
 	bp = bp_find(p, r.bp);
@@ -90,9 +119,12 @@ void patch_drain(struct uproc *p)
 		drain_ring(p, i, &slots[i]);
 		any = true;
 	}
-	for_each_engine(p, e)
-		if (any && e->client.bp_printed) /* the batch is over */
+	for_each_engine(p, e) { /* the batch is over */
+		if (any && e->client.bp_printed)
 			e->client.bp_printed(e->client.ctx, e, NULL);
+		if (any && e->client.bp_collected)
+			e->client.bp_collected(e->client.ctx, e, NULL);
+	}
 }
 
 int patch_out_tick(struct tracer *t)

@@ -124,6 +124,16 @@ int64_t tp_tsv_value(struct tp_tsv *v);
 /* Leave what a stop inside a hit could not (our engine, its breakpoints). */
 void tp_settle(struct tp_exp *x);
 
+/* gdb_tp_fast.c: fast tracepoints, collected by the in-process agent */
+/* The program of the tracepoint at addr for the agent (or none: a trap). */
+void tp_fast_install(struct tp_exp *x, uint64_t addr);
+/* Tell the agent the buffer's space left (none once the run stopped). */
+void tp_fast_budget(struct tp_exp *x);
+/* Take in every frame the agent recorded so far. */
+void tp_fast_drain(struct tp_exp *x);
+struct agent_trace_record;
+void tp_collected(void *ctx, struct engine *e, const struct agent_trace_record *r);
+
 /* gdb_tp_frame.c: the selected frame (s->tframe >= 0) */
 const uint8_t *tp_frame_data(struct gdb_session *s, size_t *len, unsigned *tpnum);
 
