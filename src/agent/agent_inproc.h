@@ -71,7 +71,6 @@ struct agent_inproc_prog {
 #define AGENT_PROG_TRACE 1u
 #define AGENT_PROG_REGS	 2u
 
-
 /*
  * Agent-style dprintf output: a region of the process (read-write,
  * mapped by utraced) with one ring per thread. A thread claims the free

@@ -462,10 +462,10 @@ struct engine_xol_stats {
 	const char *last_unpatched_why; /* ... the last one's reason */
 	unsigned long out_lines;	/* dprintf lines the agent recorded (patch_out.c) */
 	unsigned long out_lost;		/* ... batches cut short: a record that did not parse */
-	unsigned long trace_patched;	     /* fast tracepoints collected in the process */
-	unsigned long trace_unpatched;	     /* ... left as traps (collected by utraced) */
+	unsigned long trace_patched;	/* fast tracepoints collected in the process */
+	unsigned long trace_unpatched;	/* ... left as traps (collected by utraced) */
 	const char *last_trace_unpatched_why; /* ... the last one's reason */
-	unsigned long trace_frames;	     /* trace frames the agent recorded */
+	unsigned long trace_frames;	      /* trace frames the agent recorded */
 };
 void engine_xol_stats(struct engine *e, struct engine_xol_stats *out);
 /*

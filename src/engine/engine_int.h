@@ -133,7 +133,7 @@ struct swbp {
 	uint64_t cond_owner;   /* the engine (bit) that gave them */
 	const char *patch_why; /* why it is not patched, once tried */
 	struct bp_patch *patch;
-	bool trace_on;		  /* cond is a fast tracepoint's program (engine_bp_trace) */
+	bool trace_on;		   /* cond is a fast tracepoint's program (engine_bp_trace) */
 	struct engine_trace trace; /* ... and what the agent needs of it */
 };
 
@@ -218,10 +218,10 @@ struct uproc {
 	bool xol_off;		    /* out of line given up for this process */
 	bool xol_mapping;	    /* a thread is mapping a page (one at a time) */
 	struct engine_xol_stats xol_stats;
-	uint64_t agent_at;  /* the in-process agent's code, written there (patch.c) */
-	uint64_t agent_map; /* ... the region mapped for it, 0: none yet */
-	uint64_t agent_out; /* its output region (agent-style dprintf), 0: none yet */
-	bool patch_pass;    /* patches to write or undo, every thread stopped */
+	uint64_t agent_at;	    /* the in-process agent's code, written there (patch.c) */
+	uint64_t agent_map;	    /* ... the region mapped for it, 0: none yet */
+	uint64_t agent_out;	    /* its output region (agent-style dprintf), 0: none yet */
+	bool patch_pass;	    /* patches to write or undo, every thread stopped */
 	uint64_t trace_ctl_used[8]; /* (AGENT_CTL_SLOTS bits) */
 	/* ^ agent_trace_ctl slots taken by fast tracepoints (patch.c) */
 };

@@ -219,7 +219,7 @@ enum xol_result patch_prepare(struct uthread *th, struct swbp *bp)
 		pt->code.why = "no counter for the tracepoint";
 	else
 		arch_patch_prepare(p->arch, insn, (size_t)n, bp->addr, at, p->agent_at,
-			   at + ARCH_PATCH_TRAMP, &pt->code);
+				   at + ARCH_PATCH_TRAMP, &pt->code);
 	if (!pt->code.why)
 		pt->code.why = patch_site_check(p, bp->addr, &pt->code);
 	if (!pt->code.why &&

@@ -72,7 +72,7 @@ static int give_program(struct tp_exp *x, struct tp_point *p)
 				 .regs_len = (uint32_t)x->arch->g_size,
 				 .pass_left = p->pass ? (int64_t)(p->pass - 1) : -1};
 	struct agent_expr cond = {p->cond, p->condlen}, *acts;
-	uint8_t (*mem)[MEM_CODE_MAX];
+	uint8_t(*mem)[MEM_CODE_MAX];
 	size_t n = 0;
 	int err;
 
@@ -144,12 +144,32 @@ static void put_regs(struct tp_exp *x, const struct agent_trace_record *r)
 	if (d->g_size > sizeof(block))
 		return;
 	memset(&regs, 0, sizeof(regs));
-	*g = (struct user_regs_struct){
-		.rax = v[0], .rbx = v[1],  .rcx = v[2],	  .rdx = v[3],	 .rsi = v[4],	.rdi = v[5],
-		.rbp = v[6], .rsp = v[7],  .r8 = v[8],	  .r9 = v[9],	 .r10 = v[10],	.r11 = v[11],
-		.r12 = v[12], .r13 = v[13], .r14 = v[14], .r15 = v[15], .rip = v[16], .eflags = v[17],
-		.cs = v[18], .ss = v[19],  .ds = v[20],	  .es = v[21],	 .fs = v[22],	.gs = v[23],
-		.fs_base = v[24], .gs_base = v[25]};
+	*g = (struct user_regs_struct){.rax = v[0],
+				       .rbx = v[1],
+				       .rcx = v[2],
+				       .rdx = v[3],
+				       .rsi = v[4],
+				       .rdi = v[5],
+				       .rbp = v[6],
+				       .rsp = v[7],
+				       .r8 = v[8],
+				       .r9 = v[9],
+				       .r10 = v[10],
+				       .r11 = v[11],
+				       .r12 = v[12],
+				       .r13 = v[13],
+				       .r14 = v[14],
+				       .r15 = v[15],
+				       .rip = v[16],
+				       .eflags = v[17],
+				       .cs = v[18],
+				       .ss = v[19],
+				       .ds = v[20],
+				       .es = v[21],
+				       .fs = v[22],
+				       .gs = v[23],
+				       .fs_base = v[24],
+				       .gs_base = v[25]};
 	for (int i = 0; i < d->nregs; i++) {
 		size_t n = d->regs[i].size;
 

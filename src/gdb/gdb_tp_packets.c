@@ -729,7 +729,8 @@ int gdb_handle_tp(struct gdb_session *s, const char *p, size_t len)
 		return handle_qtframe(s, x, q, end);
 	}
 	if (lit(&q, end, "qTMinFTPILen") && q == end) {
-		/* any: the jmp covers several instructions where it may, else the tracepoint traps */
+		/* any: the jmp covers several instructions where it may, else the tracepoint traps
+		 */
 		buf_puts(&s->reply, "1");
 		return 0;
 	}

@@ -427,8 +427,7 @@ static uint64_t run_trace(struct inproc_ctx *c, const unsigned char *p, const un
 		p += (len + 3) & ~3u;
 	}
 	c->head = c->start + ((c->head - c->start + 7) & ~7ULL);
-	if (c->head > c->limit ||
-	    !take_budget(c->prog, AGENT_TRACE_FRAME_HDR + c->cost))
+	if (c->head > c->limit || !take_budget(c->prog, AGENT_TRACE_FRAME_HDR + c->cost))
 		return AGENT_INPROC_TRAP;
 	rec.len = (uint32_t)(c->head - c->start);
 	rec.reserved = (uint32_t)(AGENT_TRACE_FRAME_HDR + c->cost);
