@@ -83,7 +83,7 @@ struct agent_inproc_prog {
  * itself, so the order of each thread's lines holds and nothing is lost.
  */
 #define AGENT_OUT_SLOTS 64
-#define AGENT_OUT_RING	65536 /* bytes per thread, a power of two (touched pages only) */
+#define AGENT_OUT_RING	(1u << 20) /* bytes per thread, a power of two (touched pages only) */
 
 struct agent_out_slot {
 	uint64_t owner; /* thread pointer of the thread writing here; 0: free */

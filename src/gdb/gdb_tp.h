@@ -72,6 +72,15 @@ struct tp_step {
 	uint64_t done;
 };
 
+/* A register of a fast tracepoint's 'g' block that the agent collects (gdb_tp_fast.c). */
+struct tp_fast_reg {
+	uint8_t src; /* its index in the agent's registers (agent_trace_record) */
+	uint8_t size;
+	uint16_t off; /* where it goes in the block */
+};
+
+#define TP_FAST_REGS 64
+
 struct tp_exp {
 	struct tp_exp *next;	   /* all experiments (tp_registry) */
 	struct gdb_session *owner; /* NULL: its gdb has gone, tracing goes on */
@@ -107,6 +116,11 @@ struct tp_exp {
 	struct tp_point *cur; /* the tracepoint being collected */
 	pid_t cur_tid;
 	int cur_err; /* an action's evaluation failed */
+	/* the agent's frames' register block: its fixed bytes, where its registers go */
+	uint8_t fast_g[2048];
+	size_t fast_g_len;
+	struct tp_fast_reg fast_regs[TP_FAST_REGS];
+	size_t fast_nregs;
 };
 
 /* gdb_tp.c */

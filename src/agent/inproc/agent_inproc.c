@@ -108,13 +108,27 @@ static int claim_slot(struct agent_out_region *out, uint64_t tp, unsigned *slot)
 	return -ENOSPC;
 }
 
+/* n bytes from s to d, 8 at a time (a frame's registers and memory are most of a hit). */
+static void copy(uint8_t *d, const uint8_t *s, size_t n)
+{
+	for (; n >= 8; n -= 8, d += 8, s += 8) {
+		uint64_t w;
+
+		__builtin_memcpy(&w, s, 8);
+		__builtin_memcpy(d, &w, 8);
+	}
+	while (n--)
+		*d++ = *s++;
+}
+
 static void ring_put(struct inproc_ctx *c, const void *src, size_t n)
 {
 	uint8_t *ring = c->out->ring[c->slot];
-	const uint8_t *s = src;
+	uint64_t at = c->head & (AGENT_OUT_RING - 1);
+	size_t first = AGENT_OUT_RING - at < n ? AGENT_OUT_RING - at : n;
 
-	for (size_t i = 0; i < n; i++)
-		ring[(c->head + i) & (AGENT_OUT_RING - 1)] = s[i];
+	copy(ring + at, src, first);
+	copy(ring, (const uint8_t *)src + first, n - first);
 	c->head += n;
 }
 
