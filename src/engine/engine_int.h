@@ -178,7 +178,8 @@ struct engine {
 	/* its fast tracepoints' buffer space (patch.c, engine_trace_budget) */
 	int64_t trace_drained; /* bytes of the agent's frames handed to the client */
 	int64_t trace_free;    /* what the client's buffer has left */
-	bool trace_ctl_ready;  /* its agent_trace_ctl is set up in the output region */
+	uint64_t trace_ctl_at; /* the output region its agent_trace_ctl is set up in (an exec: a new
+				  one) */
 };
 
 struct uproc {

@@ -88,7 +88,7 @@ static void budget_write(struct uproc *p, struct engine *e)
 {
 	int64_t limit = e->trace_free > INT64_MAX / 2 ? INT64_MAX / 2 : e->trace_free;
 
-	if (!p->agent_out || !e->trace_ctl_ready || p->exited)
+	if (!p->agent_out || e->trace_ctl_at != p->agent_out || p->exited)
 		return;
 	limit += e->trace_drained;
 	mem_write_raw(p, ctl_addr(p, (unsigned)e->slot) + offsetof(struct agent_trace_ctl, limit),
@@ -108,11 +108,11 @@ static int trace_ctl_setup(struct uproc *p, struct swbp *bp, struct bp_patch *pt
 
 	if (!e)
 		return -1;
-	if (!e->trace_ctl_ready) {
+	if (e->trace_ctl_at != p->agent_out) {
 		e->trace_drained = 0;
 		if (mem_write_raw(p, ctl_addr(p, (unsigned)e->slot), &c, sizeof(c)) != sizeof(c))
 			return -1;
-		e->trace_ctl_ready = true;
+		e->trace_ctl_at = p->agent_out;
 		budget_write(p, e);
 	}
 	if (bp->trace.pass_left < 0)
