@@ -75,6 +75,17 @@ like "$GDB_OUT" "^Buffer contains [0-9]+ trace frames \\(of $TOTAL created total
 	'circular: some frames kept, every one created'
 like "$GDB_OUT" '^Trace is running on the target\.' 'circular: the run goes on'
 
+# --- a range the agent cannot read: it faults inside the agent, the
+# program never sees it, utraced collects those hits at the trap
+start_server :0 "$PROG" 2 100 || bail 'the server did not start'
+tp_gdb 'break main' continue 'ftrace hit' actions 'collect i' 'collect *(char *)8@16' end \
+	'break done' tstart continue tstatus tstop 'tfind 150' 'p i' 'p *(char *)8@16' 'tfind none' \
+	continue
+like "$GDB_OUT" '^Collected 200 trace frames\.' 'a faulting range: every hit collected'
+like "$GDB_OUT" '^\$[0-9]+ = [0-9]+$' 'a faulting range: the frame has the rest'
+unlike "$GDB_OUT" 'SIGSEGV|SIGBUS' 'a faulting range: the program never sees the fault'
+like "$(program_output)" "^calls 200\$" 'a faulting range: every call made once'
+
 # --- attach to a running program, ftrace, detach
 attached() {
 	local what=$1 iters=$2
