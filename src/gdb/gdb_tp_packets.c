@@ -341,6 +341,7 @@ static int handle_qtenable(struct gdb_session *s, struct tp_exp *x, const char *
 	p = tp_find(x, (unsigned)num, addr);
 	if (!p)
 		return -ENOENT;
+	tp_fast_drain(x); /* the agent's frames of hits before this */
 	p->enabled = on;
 	if (on && x->running)
 		tp_install(x, p);
