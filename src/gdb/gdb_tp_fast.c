@@ -215,9 +215,16 @@ static void put_regs(struct tp_exp *x, const struct agent_trace_record *r)
 	if (fast_template(x) < 0)
 		return;
 	memcpy(block, x->fast_g, x->fast_g_len);
-	for (size_t i = 0; i < x->fast_nregs; i++) /* (little-endian: the low bytes) */
-		memcpy(block + x->fast_regs[i].off, &r->regs[x->fast_regs[i].src],
-		       x->fast_regs[i].size);
+	for (size_t i = 0; i < x->fast_nregs; i++) { /* (little-endian: the low bytes) */
+		const struct tp_fast_reg *f = &x->fast_regs[i];
+
+		if (f->size == 8)
+			memcpy(block + f->off, &r->regs[f->src], 8);
+		else if (f->size == 4)
+			memcpy(block + f->off, &r->regs[f->src], 4);
+		else
+			memcpy(block + f->off, &r->regs[f->src], f->size);
+	}
 	tpf_put_regs(&x->frame, block, x->fast_g_len);
 }
 
