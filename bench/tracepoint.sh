@@ -30,9 +30,10 @@ now() { date +%s.%N; }
 # program's end (TRACE: trace, the default, ftrace, or none).
 session() {
 	local server=$1 n=$2 calls=$3 kind=${4:-trace} t0 t1 want=$(($2 * $3)) port=
+	rm -f "$DIR/err" # (else the last session's port may be read before the new server writes)
 	"$server" :0 "$PROG" "$n" "$calls" >/dev/null 2>"$DIR/err" &
 	for _ in $(seq 100); do
-		port=$(sed -n 's/^Listening on port \([0-9]*\).*/\1/p' "$DIR/err")
+		port=$(sed -n 's/^Listening on port \([0-9]*\).*/\1/p' "$DIR/err" 2>/dev/null)
 		[[ -n $port ]] && break
 		sleep 0.05
 	done
