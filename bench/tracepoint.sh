@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# bench/tracepoint.sh: the cost of one hit of a normal tracepoint collecting
-# $regs and 64 bytes of the caller's stack (docs/tracepoints.md), utraced
-# against gdbserver.
+# bench/tracepoint.sh: the cost of one hit of a tracepoint collecting
+# $regs and 64 bytes of the caller's stack (docs/tracepoints.md): a normal
+# one, utraced against gdbserver, and a fast one (ftrace) of utraced's,
+# collected by its in-process agent. gdbserver's fast tracepoints need its
+# agent library libinproctrace.so preloaded into the program; Debian ships
+# none (no package has it), so there is no gdbserver column for them.
 #
 #   bench/tracepoint.sh [THREADS:CALLS_EACH ...]   (default 1:20000 8:2500)
 #
@@ -9,7 +12,9 @@
 # `trace hit` / `collect $regs` / `collect *buf@64`, tstart, to the end
 # of the program, and the same session with one call (the fixed cost),
 # wall time. Per hit = (session - fixed) / hits; every hit must be
-# collected (tstatus's frame count is checked).
+# collected (tstatus's frame count is checked). The fast tracepoint runs
+# FAST_TIMES (default 20) times as many calls, and its column also gives
+# the program's own cost per call without any tracepoint (`alone`).
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$TOP/build
@@ -21,36 +26,52 @@ trap 'rm -rf "$DIR"' EXIT
 
 now() { date +%s.%N; }
 
-# session SERVER N CALLS: wall time of a traced gdb session to the program's end.
+# session SERVER N CALLS [TRACE]: wall time of a traced gdb session to the
+# program's end (TRACE: trace, the default, ftrace, or none).
 session() {
-	local server=$1 n=$2 calls=$3 t0 t1 want=$(($2 * $3)) port=
+	local server=$1 n=$2 calls=$3 kind=${4:-trace} t0 t1 want=$(($2 * $3)) port=
+	rm -f "$DIR/err" # (else the last session's port may be read before the new server writes)
 	"$server" :0 "$PROG" "$n" "$calls" >/dev/null 2>"$DIR/err" &
 	for _ in $(seq 100); do
-		port=$(sed -n 's/^Listening on port \([0-9]*\).*/\1/p' "$DIR/err")
+		port=$(sed -n 's/^Listening on port \([0-9]*\).*/\1/p' "$DIR/err" 2>/dev/null)
 		[[ -n $port ]] && break
 		sleep 0.05
 	done
-	printf '%s\n' "target remote 127.0.0.1:$port" 'break main' continue 'set trace-buffer-size 268435456' 'trace hit' \
-		actions 'collect $regs' 'collect *buf@64' end 'break done' tstart continue tstatus kill \
-		>"$DIR/cmds"
+	if [[ $kind == none ]]; then
+		printf '%s\n' "target remote 127.0.0.1:$port" 'break done' continue kill >"$DIR/cmds"
+	else
+		printf '%s\n' "target remote 127.0.0.1:$port" 'break main' continue \
+			'set trace-buffer-size 1073741824' "$kind hit" actions 'collect $regs' \
+			'collect *buf@64' end 'break done' tstart continue tstatus kill >"$DIR/cmds"
+	fi
 	t0=$(now)
 	gdb -batch -nx -x "$DIR/cmds" "$PROG" >"$DIR/gdb.out" 2>&1
 	t1=$(now)
 	wait
-	grep -q "^Collected $want trace frames" "$DIR/gdb.out" ||
+	[[ $kind == none ]] || grep -q "^Collected $want trace frames" "$DIR/gdb.out" ||
 		{ echo "session failed ($server, $want frames wanted):" >&2; cat "$DIR/gdb.out" >&2; exit 1; }
 	echo "$t1 - $t0" | bc -l
 }
 
-printf '%-8s %8s %16s %16s %8s\n' threads hits 'utraced (us/hit)' 'gdbserver (us)' ratio
+FAST_TIMES=${FAST_TIMES:-20}
+printf '%-8s %8s %16s %16s %8s %9s %15s %10s\n' threads hits 'utraced (us/hit)' 'gdbserver (us)' \
+	ratio 'fast hits' 'ftrace (us/hit)' 'alone (us)'
 for spec in ${*:-1:20000 8:2500}; do
 	n=${spec%:*} calls=${spec#*:}
-	hits=$((n * calls))
+	hits=$((n * calls)) fcalls=$((calls * FAST_TIMES))
+	fhits=$((n * fcalls))
 	uf=$(session "$B/utraced" "$n" 1)
 	u=$(session "$B/utraced" "$n" "$calls")
 	gf=$(session "$GDBSERVER" "$n" 1)
 	g=$(session "$GDBSERVER" "$n" "$calls")
+	ff=$(session "$B/utraced" "$n" 1 ftrace)
+	f=$(session "$B/utraced" "$n" "$fcalls" ftrace)
+	af=$(session "$B/utraced" "$n" 1 none)
+	a=$(session "$B/utraced" "$n" "$fcalls" none)
 	up=$(echo "($u - $uf) * 1000000 / $hits" | bc -l)
 	gp=$(echo "($g - $gf) * 1000000 / $hits" | bc -l)
-	printf '%-8s %8s %16.1f %16.1f %8.2f\n' "$n" "$hits" "$up" "$gp" "$(echo "$up / $gp" | bc -l)"
+	fp=$(echo "($f - $ff) * 1000000 / $fhits" | bc -l)
+	ap=$(echo "($a - $af) * 1000000 / $fhits" | bc -l)
+	printf '%-8s %8s %16.1f %16.1f %8.2f %9s %15.2f %10.2f\n' "$n" "$hits" "$up" "$gp" \
+		"$(echo "$up / $gp" | bc -l)" "$fhits" "$fp" "$ap"
 done

@@ -135,6 +135,24 @@ struct agent_record {
  */
 int agent_record_parse(const uint8_t *rec, size_t len, struct agent_record *out);
 
+/* A fast tracepoint's frame recorded by the in-process agent, read back (agent_record.c). */
+struct agent_trace_record {
+	uint64_t bp; /* the tracepoint's address */
+	unsigned tpnum;
+	uint32_t reserved; /* what it took from the experiment's buffer space */
+	bool has_regs;
+	/* gdb's amd64 registers 0..23 (rax ... gs), then fs_base, gs_base */
+	uint64_t regs[26];
+	const uint8_t *mem; /* its 'M' blocks, gdbserver's layout, each checked */
+	size_t mem_len;
+};
+
+/*
+ * Read the trace frame record rec[0..len) (struct agent_trace_rec). 0, or
+ * -EINVAL when anything in it does not fit; out->mem points into rec.
+ */
+int agent_trace_parse(const uint8_t *rec, size_t len, struct agent_trace_record *out);
+
 /*
  * Print record r with the command code[0..len) it came from, through
  * env->print (env->ctx): each %s from the bytes the record carries, then

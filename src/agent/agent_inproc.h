@@ -48,9 +48,28 @@ struct agent_inproc_prog {
 	uint32_t nconds;
 	uint32_t size;
 	uint32_t ncmds;
-	uint32_t reserved;
+	uint32_t flags; /* AGENT_PROG_* */
 	uint64_t out;
+	/* A fast tracepoint's (AGENT_PROG_TRACE) only, else 0: */
+	uint64_t hits_left; /* its struct agent_trace_ctl (pass count), 0: none */
+	uint64_t budget;    /* its experiment's struct agent_trace_ctl (buffer space) */
+	uint32_t tpnum;	    /* gdb's tracepoint number */
+	uint32_t regs_len;  /* the size of an 'R' block in utraced's buffer (a 'g' reply) */
 };
+
+/*
+ * A fast tracepoint (gdb's ftrace): at most one condition; it is false, no
+ * frame; true, the commands are its actions, each an agent expression run
+ * with a collect callback (memory actions compiled into `trace` opcodes by
+ * utraced), and with AGENT_PROG_REGS the registers first. The frame is one
+ * record (struct agent_trace_rec) in the thread's ring, published as a
+ * printf record is. Anything the agent cannot do (a trace state variable,
+ * a fault, a full ring, the pass count or the buffer's space used up, a
+ * condition that fails) traps before anything is published: utraced
+ * collects that hit itself, as a normal tracepoint's.
+ */
+#define AGENT_PROG_TRACE 1u
+#define AGENT_PROG_REGS	 2u
 
 /*
  * Agent-style dprintf output: a region of the process (read-write,
@@ -64,7 +83,7 @@ struct agent_inproc_prog {
  * itself, so the order of each thread's lines holds and nothing is lost.
  */
 #define AGENT_OUT_SLOTS 64
-#define AGENT_OUT_RING	65536 /* bytes per thread, a power of two (touched pages only) */
+#define AGENT_OUT_RING	(1u << 20) /* bytes per thread, a power of two (touched pages only) */
 
 struct agent_out_slot {
 	uint64_t owner; /* thread pointer of the thread writing here; 0: free */
@@ -73,8 +92,29 @@ struct agent_out_slot {
 	uint64_t spare;
 };
 
+/*
+ * Counters the agent and utraced share, in the output region: a fast
+ * tracepoint's hits left before its pass count (`left`, taken one by one
+ * with an atomic decrement; at 0 or below the hit traps, and utraced
+ * counts it), and an experiment's buffer space (`used`, bytes the agent
+ * reserved with an atomic add, against `limit`, which utraced alone
+ * writes: the bytes it took from the rings plus the space its buffer has
+ * left). A reservation of a hit that then traps is never given back: the
+ * agent only traps sooner than it must.
+ */
+struct agent_trace_ctl {
+	int64_t left;
+	int64_t used;
+	int64_t limit;
+	int64_t spare;
+};
+
+#define AGENT_CTL_ENGINES 64  /* ctl[0..64): an engine's (experiment's) buffer, by its slot */
+#define AGENT_CTL_SLOTS	  512 /* ctl[64..512): a tracepoint's pass count */
+
 struct agent_out_region {
 	struct agent_out_slot slot[AGENT_OUT_SLOTS];
+	struct agent_trace_ctl ctl[AGENT_CTL_SLOTS];
 	uint8_t ring[AGENT_OUT_SLOTS][AGENT_OUT_RING];
 };
 
@@ -93,6 +133,39 @@ struct agent_out_rec {
 	uint8_t nstr;
 	uint8_t pad[6];
 };
+
+/*
+ * A fast tracepoint's frame, 8-byte aligned in its ring as a printf
+ * record (kind tells them apart: a printf's cmd is below 0xffff). After
+ * the header, the frame's blocks in gdbserver's layout, but the registers
+ * compact: 'R' then struct agent_trace_regs; 'M' u64 address, u16
+ * length, the bytes. reserved: the bytes this frame took from the
+ * experiment's budget (what it costs in utraced's buffer).
+ */
+#define AGENT_REC_TRACE 0xffff
+
+struct agent_trace_rec {
+	uint32_t len;  /* the whole record, padding included */
+	uint16_t kind; /* AGENT_REC_TRACE */
+	uint16_t pad;
+	uint64_t bp; /* the tracepoint's address */
+	uint32_t tpnum;
+	uint32_t reserved;
+};
+
+/* The registers an 'R' block of the agent has: gdb's amd64 numbers 0..23, then the bases. */
+struct agent_trace_regs {
+	uint64_t gpr[16]; /* rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp, r8-r15 */
+	uint64_t rip, eflags;
+	uint64_t seg[6]; /* cs, ss, ds, es, fs, gs */
+	uint64_t fs_base, gs_base;
+};
+
+/* What a frame costs in utraced's buffer beyond its blocks (u16 number, u32 size). */
+#define AGENT_TRACE_FRAME_HDR 6
+
+/* Longest frame the agent records (more: the hit traps, utraced collects it). */
+#define AGENT_TRACE_REC_MAX 16384
 
 /* Longest %s string copied into a record; a longer one traps. */
 #define AGENT_OUT_STR_MAX 256

@@ -46,6 +46,45 @@ int agent_record_parse(const uint8_t *rec, size_t len, struct agent_record *out)
 	return 0;
 }
 
+int agent_trace_parse(const uint8_t *rec, size_t len, struct agent_trace_record *out)
+{
+	struct agent_trace_rec h;
+	struct agent_trace_regs r;
+	size_t off = sizeof(h), end;
+
+	_Static_assert(sizeof(r) == sizeof(out->regs), "the agent's register block");
+	if (len < sizeof(h))
+		return -EINVAL;
+	memcpy(&h, rec, sizeof(h));
+	if (h.len != len || h.kind != AGENT_REC_TRACE)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	if (off < len && rec[off] == 'R') {
+		if (len - off - 1 < sizeof(r))
+			return -EINVAL;
+		memcpy(out->regs, rec + off + 1, sizeof(r));
+		out->has_regs = true;
+		off += 1 + sizeof(r);
+	}
+	out->mem = rec + off;
+	/* 'M' blocks up to the padding (zero to 7 bytes, never an 'M' block's start) */
+	for (end = off; len - end >= 11 && rec[end] == 'M';) {
+		uint16_t n;
+
+		memcpy(&n, rec + end + 9, 2);
+		if (len - end - 11 < n)
+			return -EINVAL;
+		end += 11 + (size_t)n;
+	}
+	if (len - end > 7)
+		return -EINVAL;
+	out->mem_len = end - off;
+	out->bp = h.bp;
+	out->tpnum = h.tpnum;
+	out->reserved = h.reserved;
+	return 0;
+}
+
 /* Replay: the record, and where the text goes. */
 struct replay {
 	const struct agent_record *r;

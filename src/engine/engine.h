@@ -111,6 +111,7 @@ struct engine_event {
 };
 
 struct agent_record;
+struct agent_trace_record;
 
 /* What a client gives its engine. */
 struct engine_client {
@@ -141,6 +142,14 @@ struct engine_client {
 	 * (write out what waits).
 	 */
 	void (*bp_printed)(void *ctx, struct engine *e, const struct agent_record *r);
+	/*
+	 * A trace frame that the in-process agent collected at e's fast
+	 * tracepoint (engine_bp_trace()), read back from the program
+	 * (src/agent/agent.h), exactly once; in each thread's order, from
+	 * any stop of the process, a timer or engine_trace_drain(); then
+	 * once with r NULL: that batch is over.
+	 */
+	void (*bp_collected)(void *ctx, struct engine *e, const struct agent_trace_record *r);
 	const char *name; /* endpoint description, for `engines` listings */
 	pid_t peer_pid;	  /* client process, when known (else 0) */
 	uid_t peer_uid;
@@ -469,6 +478,10 @@ struct engine_xol_stats {
 	const char *last_unpatched_why; /* ... the last one's reason */
 	unsigned long out_lines;	/* dprintf lines the agent recorded (patch_out.c) */
 	unsigned long out_lost;		/* ... batches cut short: a record that did not parse */
+	unsigned long trace_patched;	/* fast tracepoints collected in the process */
+	unsigned long trace_unpatched;	/* ... left as traps (collected by utraced) */
+	const char *last_trace_unpatched_why; /* ... the last one's reason */
+	unsigned long trace_frames;	      /* trace frames the agent recorded */
 };
 void engine_xol_stats(struct engine *e, struct engine_xol_stats *out);
 /*
@@ -484,6 +497,33 @@ void engine_xol_stats(struct engine *e, struct engine_xol_stats *out);
 struct agent_expr;
 int engine_bp_conds(struct engine *e, uint64_t addr, const struct agent_expr *conds, size_t n,
 		    const struct agent_expr *cmds, size_t ncmds);
+/*
+ * A fast tracepoint at e's software breakpoint addr: the in-process agent
+ * runs its condition (n: 0 or 1) and, when true, collects a frame: the
+ * registers (t->regs), then acts (agent expressions whose trace opcodes
+ * collect memory). The frame is recorded in the process with no stop and
+ * handed to e's client through bp_collected. Whatever the agent cannot do
+ * (a trace state variable, a fault, the pass count or the buffer's space
+ * used up) traps as the breakpoint, and the client collects that hit
+ * itself (bp_goes_on). A breakpoint that cannot be patched stays a trap
+ * (engine_xol_stats: trace_unpatched). Returns as engine_bp_conds().
+ */
+struct engine_trace {
+	unsigned tpnum;
+	uint32_t regs_len; /* the client's size of a register block, as the agent costs it */
+	bool regs;	   /* collect the registers */
+	int64_t pass_left; /* hits the agent may collect, at most; < 0: no pass count */
+};
+int engine_bp_trace(struct engine *e, uint64_t addr, const struct agent_expr *cond, size_t n,
+		    const struct agent_expr *acts, size_t nacts, const struct engine_trace *t);
+/*
+ * The space e's client has left for the agent's frames (from now on, in
+ * bytes as reserved by the agent: a frame's blocks plus 6); 0 stops the
+ * agent collecting (the hits trap).
+ */
+void engine_trace_budget(struct engine *e, int64_t free_bytes);
+/* Hand every frame the agent recorded so far to the clients (bp_collected) now. */
+void engine_trace_drain(struct engine *e);
 /* Is the instruction under our breakpoint at addr itself a trap (a "permanent" breakpoint)? */
 bool engine_bp_permanent(struct engine *e, uint64_t addr);
 

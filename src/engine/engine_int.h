@@ -116,6 +116,7 @@ struct bp_patch {
 	uint64_t at;   /* its trampoline and program, in xol pages */
 	bool applied;  /* the jmp is in memory (not the int3) */
 	bool unwanted; /* back to an int3 (or nothing) at the next pass */
+	unsigned ctl;  /* a fast tracepoint's pass count: its agent_trace_ctl; 0: none */
 	struct arch_patch code;
 };
 
@@ -133,6 +134,8 @@ struct swbp {
 	uint64_t cond_owner;   /* the engine (bit) that gave them */
 	const char *patch_why; /* why it is not patched, once tried */
 	struct bp_patch *patch;
+	bool trace_on;		   /* cond is a fast tracepoint's program (engine_bp_trace) */
+	struct engine_trace trace; /* ... and what the agent needs of it */
 };
 
 struct hwbp {
@@ -173,6 +176,11 @@ struct engine {
 	struct engine_stop *later;
 	size_t nlater, later_cap;
 	struct hwbp *hw; /* this engine's hardware breakpoints/watchpoints */
+	/* its fast tracepoints' buffer space (patch.c, engine_trace_budget) */
+	int64_t trace_drained; /* bytes of the agent's frames handed to the client */
+	int64_t trace_free;    /* what the client's buffer has left */
+	uint64_t trace_ctl_at; /* the output region its agent_trace_ctl is set up in (an exec: a new
+				  one) */
 };
 
 struct uproc {
@@ -212,10 +220,12 @@ struct uproc {
 	bool xol_off;		    /* out of line given up for this process */
 	bool xol_mapping;	    /* a thread is mapping a page (one at a time) */
 	struct engine_xol_stats xol_stats;
-	uint64_t agent_at;  /* the in-process agent's code, written there (patch.c) */
-	uint64_t agent_map; /* ... the region mapped for it, 0: none yet */
-	uint64_t agent_out; /* its output region (agent-style dprintf), 0: none yet */
-	bool patch_pass;    /* patches to write or undo, every thread stopped */
+	uint64_t agent_at;	    /* the in-process agent's code, written there (patch.c) */
+	uint64_t agent_map;	    /* ... the region mapped for it, 0: none yet */
+	uint64_t agent_out;	    /* its output region (agent-style dprintf), 0: none yet */
+	bool patch_pass;	    /* patches to write or undo, every thread stopped */
+	uint64_t trace_ctl_used[8]; /* (AGENT_CTL_SLOTS bits) */
+	/* ^ agent_trace_ctl slots taken by fast tracepoints (patch.c) */
 };
 
 struct tracer {

@@ -59,7 +59,75 @@ static enum xol_result give_up(struct uproc *p, struct swbp *bp, const char *why
 	bp->patch_why = why;
 	p->xol_stats.unpatched++;
 	p->xol_stats.last_unpatched_why = why;
+	if (bp->trace_on) {
+		p->xol_stats.trace_unpatched++;
+		p->xol_stats.last_trace_unpatched_why = why;
+	}
 	return XOL_NO;
+}
+
+_Static_assert(sizeof(((struct uproc *)0)->trace_ctl_used) * 8 == AGENT_CTL_SLOTS,
+	       "one bit per agent_trace_ctl");
+
+static uint64_t ctl_addr(const struct uproc *p, unsigned idx)
+{
+	return p->agent_out + offsetof(struct agent_out_region, ctl) +
+	       (uint64_t)idx * sizeof(struct agent_trace_ctl);
+}
+
+static struct engine *engine_of_bit(struct uproc *p, uint64_t bit)
+{
+	for_each_engine(p, e)
+		if (ENGINE_BIT(e) == bit)
+			return e;
+	return NULL;
+}
+
+/* What the agent may still reserve of e's buffer: limit = taken so far + free. */
+static void budget_write(struct uproc *p, struct engine *e)
+{
+	int64_t limit = e->trace_free > INT64_MAX / 2 ? INT64_MAX / 2 : e->trace_free;
+
+	if (!p->agent_out || e->trace_ctl_at != p->agent_out || p->exited)
+		return;
+	limit += e->trace_drained;
+	mem_write_raw(p, ctl_addr(p, (unsigned)e->slot) + offsetof(struct agent_trace_ctl, limit),
+		      &limit, 8);
+}
+
+/*
+ * A fast tracepoint's counters in the output region: its engine's buffer
+ * space (set up at its first patch, when no program of it runs yet), and
+ * its own pass count. -1: no slot left.
+ */
+static int trace_ctl_setup(struct uproc *p, struct swbp *bp, struct bp_patch *pt)
+{
+	struct engine *e = engine_of_bit(p, bp->cond_owner);
+	struct agent_trace_ctl c = {0};
+	unsigned idx;
+
+	if (!e)
+		return -1;
+	if (e->trace_ctl_at != p->agent_out) {
+		e->trace_drained = 0;
+		if (mem_write_raw(p, ctl_addr(p, (unsigned)e->slot), &c, sizeof(c)) != sizeof(c))
+			return -1;
+		e->trace_ctl_at = p->agent_out;
+		budget_write(p, e);
+	}
+	if (bp->trace.pass_left < 0)
+		return 0;
+	for (idx = AGENT_CTL_ENGINES; idx < AGENT_CTL_SLOTS; idx++)
+		if (!(p->trace_ctl_used[idx / 64] & (1ULL << (idx % 64))))
+			break;
+	if (idx == AGENT_CTL_SLOTS)
+		return -1;
+	c.left = bp->trace.pass_left;
+	if (mem_write_raw(p, ctl_addr(p, idx), &c, sizeof(c)) != sizeof(c))
+		return -1;
+	p->trace_ctl_used[idx / 64] |= 1ULL << (idx % 64);
+	pt->ctl = idx;
+	return 0;
 }
 
 /*
@@ -82,7 +150,7 @@ static enum xol_result make_room(struct uthread *th, struct swbp *bp, uint64_t *
 			return give_up(p, bp, "agent not written");
 		p->agent_at = p->agent_map;
 	}
-	if (bp->cond_ncmds && !p->agent_out) { /* dprintf: the output region */
+	if ((bp->cond_ncmds || bp->trace_on) && !p->agent_out) { /* the output region */
 		r = xol_need_region(th, sizeof(struct agent_out_region), false, &p->agent_out);
 		return r == XOL_NO ? give_up(p, bp, "no output region") : r;
 	}
@@ -94,7 +162,8 @@ static enum xol_result make_room(struct uthread *th, struct swbp *bp, uint64_t *
 }
 
 /* bp's program (struct agent_inproc_prog, its conditions and commands) at addr. */
-static int write_prog(struct uproc *p, const struct swbp *bp, uint64_t addr)
+static int write_prog(struct uproc *p, const struct swbp *bp, const struct bp_patch *pt,
+		      uint64_t addr)
 {
 	uint8_t buf[PROG_BYTES] = {0};
 	struct agent_inproc_prog *prog = (void *)buf;
@@ -109,7 +178,16 @@ static int write_prog(struct uproc *p, const struct swbp *bp, uint64_t addr)
 	}
 	prog->ncmds = bp->cond_ncmds;
 	prog->nconds = nexprs - bp->cond_ncmds;
-	prog->out = bp->cond_ncmds ? p->agent_out : 0;
+	prog->out = bp->cond_ncmds || bp->trace_on ? p->agent_out : 0;
+	if (bp->trace_on) {
+		struct engine *e = engine_of_bit(p, bp->cond_owner);
+
+		prog->flags = AGENT_PROG_TRACE | (bp->trace.regs ? AGENT_PROG_REGS : 0);
+		prog->tpnum = bp->trace.tpnum;
+		prog->regs_len = bp->trace.regs_len;
+		prog->hits_left = pt->ctl ? ctl_addr(p, pt->ctl) : 0;
+		prog->budget = e ? ctl_addr(p, (unsigned)e->slot) : 0;
+	}
 	prog->size = (uint32_t)(sizeof(*prog) + bp->cond_len);
 	memcpy(buf + sizeof(*prog), bp->cond, bp->cond_len);
 	return mem_write_raw(p, addr, buf, prog->size) == (ssize_t)prog->size ? 0 : -EIO;
@@ -146,20 +224,23 @@ enum xol_result patch_prepare(struct uthread *th, struct swbp *bp)
 		return give_up(p, bp, n < 0 ? "unreadable" : "out of memory");
 	}
 	pt->at = at;
-	arch_patch_prepare(p->arch, insn, (size_t)n, bp->addr, at, p->agent_at,
-			   at + ARCH_PATCH_TRAMP, &pt->code);
+	if (bp->trace_on && trace_ctl_setup(p, bp, pt) < 0)
+		pt->code.why = "no counter for the tracepoint";
+	else
+		arch_patch_prepare(p->arch, insn, (size_t)n, bp->addr, at, p->agent_at,
+				   at + ARCH_PATCH_TRAMP, &pt->code);
 	if (!pt->code.why)
 		pt->code.why = patch_site_check(p, bp->addr, &pt->code);
 	if (!pt->code.why && patch_pushes(&pt->code) && xol_shadow_stack(p, p->pid))
 		pt->code.why = "call under a shadow stack";
 	if (!pt->code.why &&
-	    (write_prog(p, bp, at + ARCH_PATCH_TRAMP) < 0 ||
+	    (write_prog(p, bp, pt, at + ARCH_PATCH_TRAMP) < 0 ||
 	     mem_write_raw(p, at, pt->code.code, pt->code.code_len) != (ssize_t)pt->code.code_len))
 		pt->code.why = "not written";
 	if (pt->code.why) {
 		give_up(p, bp, pt->code.why);
-		free(pt);
-		xol_give_back(p, at, PATCH_SLOTS);
+		bp->patch = pt;
+		patch_forget(p, bp);
 		return XOL_NO;
 	}
 	bp->patch = pt;
@@ -182,6 +263,10 @@ enum xol_result patch_go_on(struct uthread *th, struct swbp *bp)
 
 void patch_forget(struct uproc *p, struct swbp *bp)
 {
+	unsigned idx = bp->patch ? bp->patch->ctl : 0;
+
+	if (idx) /* (no thread runs its program: never applied, or undone all stopped) */
+		p->trace_ctl_used[idx / 64] &= ~(1ULL << (idx % 64));
 	if (bp->patch)
 		xol_give_back(p, bp->patch->at, PATCH_SLOTS);
 	free(bp->patch);
@@ -220,6 +305,7 @@ static void apply(struct uproc *p, struct swbp *bp)
 		return;
 	pt->applied = true;
 	p->xol_stats.patched++;
+	p->xol_stats.trace_patched += bp->trace_on;
 }
 
 /* The jmp out: an int3 again (still owned) or the original (a patch left to undo). */
@@ -428,20 +514,21 @@ static size_t exprs_len(const struct agent_expr *exprs, size_t n)
 	return len;
 }
 
-int engine_bp_conds(struct engine *e, uint64_t addr, const struct agent_expr *conds, size_t n,
-		    const struct agent_expr *cmds, size_t ncmds)
+/* e's program at bp (conditions then commands, or a fast tracepoint's: t). */
+static int set_prog(struct engine *e, uint64_t addr, const struct agent_expr *conds, size_t n,
+		    const struct agent_expr *cmds, size_t ncmds, const struct engine_trace *t)
 {
 	struct uproc *p = e->p;
 	struct swbp *bp = bp_find(p, addr);
 	size_t len = exprs_len(conds, n) + exprs_len(cmds, ncmds), off = 0;
-	bool any = n || ncmds;
+	bool any = n || ncmds || t;
 	uint8_t *buf;
 
 	if (!bp || !(bp->owners & ENGINE_BIT(e)))
 		return -ENOENT;
 	if (len > PROG_BYTES)
 		len = PROG_BYTES + 1; /* too long for the agent: kept, never patched */
-	buf = any ? calloc(1, len) : NULL;
+	buf = any ? calloc(1, len ? len : 1) : NULL;
 	if (any && !buf)
 		return -ENOMEM;
 	if (len <= PROG_BYTES) {
@@ -449,7 +536,9 @@ int engine_bp_conds(struct engine *e, uint64_t addr, const struct agent_expr *co
 		put_exprs(buf, &off, cmds, ncmds);
 	}
 	if (buf && bp->cond && bp->cond_len == len && bp->cond_ncmds == ncmds &&
-	    !memcmp(bp->cond, buf, len)) {
+	    !memcmp(bp->cond, buf, len) && bp->trace_on == (t != NULL) &&
+	    (!t || (bp->trace.tpnum == t->tpnum && bp->trace.regs_len == t->regs_len &&
+		    bp->trace.regs == t->regs && bp->trace.pass_left == t->pass_left))) {
 		free(buf); /* gdb sends them again at each resume: the patch stays */
 		return 0;
 	}
@@ -458,12 +547,46 @@ int engine_bp_conds(struct engine *e, uint64_t addr, const struct agent_expr *co
 	bp->cond_len = (uint32_t)len;
 	bp->cond_ncmds = (uint32_t)ncmds;
 	bp->cond_owner = buf ? ENGINE_BIT(e) : 0;
+	bp->trace_on = t != NULL;
+	if (t)
+		bp->trace = *t;
 	bp->patch_why = NULL; /* new conditions: worth a new try */
 	if (bp->patch) {
 		bp->patch->unwanted = true; /* its program is the old one */
 		p->patch_pass = true;
 	}
 	return 0;
+}
+
+int engine_bp_conds(struct engine *e, uint64_t addr, const struct agent_expr *conds, size_t n,
+		    const struct agent_expr *cmds, size_t ncmds)
+{
+	return set_prog(e, addr, conds, n, cmds, ncmds, NULL);
+}
+
+int engine_bp_trace(struct engine *e, uint64_t addr, const struct agent_expr *cond, size_t n,
+		    const struct agent_expr *acts, size_t nacts, const struct engine_trace *t)
+{
+	struct engine_trace tt;
+
+	if (n > 1 || !t)
+		return -EINVAL;
+	tt = (struct engine_trace){.tpnum = t->tpnum,
+				   .regs_len = t->regs_len,
+				   .regs = t->regs,
+				   .pass_left = t->pass_left < 0 ? -1 : t->pass_left};
+	return set_prog(e, addr, cond, n, acts, nacts, &tt);
+}
+
+void engine_trace_budget(struct engine *e, int64_t free_bytes)
+{
+	e->trace_free = free_bytes < 0 ? 0 : free_bytes;
+	budget_write(e->p, e);
+}
+
+void engine_trace_drain(struct engine *e)
+{
+	patch_drain(e->p);
 }
 
 int patch_rollback_tid(struct uproc *p, pid_t tid)

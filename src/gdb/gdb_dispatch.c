@@ -109,6 +109,7 @@ const struct gdb_packet gdb_packets[] = {
 	{"qTsP", GDB_EXACT, gdb_handle_tp, false, NULL, 0},
 	{"qTfV", GDB_EXACT, gdb_handle_tp, false, NULL, 0},
 	{"qTsV", GDB_EXACT, gdb_handle_tp, false, NULL, 0},
+	{"qTMinFTPILen", GDB_EXACT, gdb_handle_tp, true, "FastTracepoints+", 0},
 	/* utraced's own: a syscall trace streamed by the daemon (gdb_trace.c) */
 	{"Qutraced.trace", GDB_PARAM, gdb_handle_utraced_trace, true, NULL, 0},
 	{"Qutraced.detach", GDB_EXACT, gdb_handle_utraced_detach, false, NULL, 0},

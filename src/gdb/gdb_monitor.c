@@ -76,7 +76,7 @@ static void mon_thread_db_path(struct gdb_session *s, const char *arg)
 static void mon_stats(struct gdb_session *s, const char *arg)
 {
 	struct engine_xol_stats st;
-	char msg[512];
+	char msg[1024];
 
 	(void)arg;
 	if (!s->engine) {
@@ -90,13 +90,20 @@ static void mon_stats(struct gdb_session *s, const char *arg)
 		 "threads moved back out of a slot or trampoline: %lu\n"
 		 "breakpoints patched (conditions in the process): %lu\n"
 		 "breakpoints left as traps: %lu%s%s%s\n"
-		 "dprintf lines recorded in the process: %lu%s\n",
+		 "dprintf lines recorded in the process: %lu%s\n"
+		 "fast tracepoints collected in the process: %lu\n"
+		 "fast tracepoints left as traps: %lu%s%s%s\n"
+		 "trace frames recorded in the process: %lu\n",
 		 st.runs, st.inplace, st.last_why ? " (last: " : "", st.last_why ? st.last_why : "",
 		 st.last_why ? ")" : "", st.caught, st.patched, st.unpatched,
 		 st.last_unpatched_why ? " (last: " : "",
 		 st.last_unpatched_why ? st.last_unpatched_why : "",
 		 st.last_unpatched_why ? ")" : "", st.out_lines,
-		 st.out_lost ? " (some unreadable: the program wrote over them)" : "");
+		 st.out_lost ? " (some unreadable: the program wrote over them)" : "",
+		 st.trace_patched, st.trace_unpatched,
+		 st.last_trace_unpatched_why ? " (last: " : "",
+		 st.last_trace_unpatched_why ? st.last_trace_unpatched_why : "",
+		 st.last_trace_unpatched_why ? ")" : "", st.trace_frames);
 	monitor_out(s, msg);
 }
 

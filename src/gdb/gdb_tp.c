@@ -114,6 +114,7 @@ void tp_stop(struct tp_exp *x, const char *reason, unsigned tpnum)
 	snprintf(x->stop_reason, sizeof(x->stop_reason), "%s", reason);
 	x->stop_tpnum = tpnum;
 	x->teardown = true;
+	tp_fast_budget(x); /* nothing more for the agent to collect */
 }
 
 void tp_reset(struct tp_exp *x)
@@ -499,6 +500,7 @@ static bool tp_goes_on(void *ctx, struct engine *e, pid_t tid, uint64_t addr)
 		if (pass_reached(p))
 			tp_stop(x, "tpasscount", p->num);
 	}
+	tp_fast_budget(x); /* (a fast tracepoint's trap: the buffer has less space) */
 	return !stepping;
 }
 
@@ -603,6 +605,7 @@ int tp_install(struct tp_exp *x, struct tp_point *p)
 	if (err)
 		return err;
 	p->inserted = true;
+	tp_fast_install(x, p->addr);
 	return 0;
 }
 
@@ -616,6 +619,7 @@ int tp_start(struct tp_exp *x, struct gdb_session *s)
 	x->client = (struct engine_client){.ctx = x,
 					   .on_stop = tp_on_stop,
 					   .bp_goes_on = tp_goes_on,
+					   .bp_collected = tp_collected,
 					   .name = "tracepoints",
 					   .peer_pid = s->client.peer_pid,
 					   .peer_uid = s->client.peer_uid};
@@ -649,5 +653,6 @@ int tp_start(struct tp_exp *x, struct gdb_session *s)
 	x->stop_us = 0;
 	x->stop_tpnum = 0;
 	snprintf(x->stop_reason, sizeof(x->stop_reason), "tnotrun");
+	tp_fast_budget(x);
 	return 0;
 }

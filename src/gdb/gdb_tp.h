@@ -72,6 +72,15 @@ struct tp_step {
 	uint64_t done;
 };
 
+/* A register of a fast tracepoint's 'g' block that the agent collects (gdb_tp_fast.c). */
+struct tp_fast_reg {
+	uint8_t src; /* its index in the agent's registers (agent_trace_record) */
+	uint8_t size;
+	uint16_t off; /* where it goes in the block */
+};
+
+#define TP_FAST_REGS 64
+
 struct tp_exp {
 	struct tp_exp *next;	   /* all experiments (tp_registry) */
 	struct gdb_session *owner; /* NULL: its gdb has gone, tracing goes on */
@@ -107,6 +116,11 @@ struct tp_exp {
 	struct tp_point *cur; /* the tracepoint being collected */
 	pid_t cur_tid;
 	int cur_err; /* an action's evaluation failed */
+	/* the agent's frames' register block: its fixed bytes, where its registers go */
+	uint8_t fast_g[2048];
+	size_t fast_g_len;
+	struct tp_fast_reg fast_regs[TP_FAST_REGS];
+	size_t fast_nregs;
 };
 
 /* gdb_tp.c */
@@ -123,6 +137,16 @@ struct tp_tsv *tp_tsv_find(struct tp_exp *x, unsigned num);
 int64_t tp_tsv_value(struct tp_tsv *v);
 /* Leave what a stop inside a hit could not (our engine, its breakpoints). */
 void tp_settle(struct tp_exp *x);
+
+/* gdb_tp_fast.c: fast tracepoints, collected by the in-process agent */
+/* The program of the tracepoint at addr for the agent (or none: a trap). */
+void tp_fast_install(struct tp_exp *x, uint64_t addr);
+/* Tell the agent the buffer's space left (none once the run stopped). */
+void tp_fast_budget(struct tp_exp *x);
+/* Take in every frame the agent recorded so far. */
+void tp_fast_drain(struct tp_exp *x);
+struct agent_trace_record;
+void tp_collected(void *ctx, struct engine *e, const struct agent_trace_record *r);
 
 /* gdb_tp_frame.c: the selected frame (s->tframe >= 0) */
 const uint8_t *tp_frame_data(struct gdb_session *s, size_t *len, unsigned *tpnum);

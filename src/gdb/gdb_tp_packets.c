@@ -341,9 +341,12 @@ static int handle_qtenable(struct gdb_session *s, struct tp_exp *x, const char *
 	p = tp_find(x, (unsigned)num, addr);
 	if (!p)
 		return -ENOENT;
+	tp_fast_drain(x); /* the agent's frames of hits before this */
 	p->enabled = on;
 	if (on && x->running)
 		tp_install(x, p);
+	if (x->running)
+		tp_fast_install(x, p->addr); /* (enabled or not, the agent's program changes) */
 	buf_puts(&s->reply, "OK");
 	return 0;
 }
@@ -446,6 +449,7 @@ int gdb_handle_qtstatus(struct gdb_session *s, const char *p, size_t len)
 			   TPS_DEFAULT_SIZE, TPS_DEFAULT_SIZE);
 		return 0;
 	}
+	tp_fast_drain(x); /* the counts of the frames the agent has collected */
 	buf_printf(&s->reply, "T%d;", x->running ? 1 : 0);
 	if (!x->running && !strcmp(x->stop_reason, "tstop")) {
 		buf_puts(&s->reply, "tstop:");
@@ -706,6 +710,7 @@ int gdb_handle_tp(struct gdb_session *s, const char *p, size_t len)
 		return err;
 	}
 	if (lit(&q, end, "QTStop") && q == end) {
+		tp_fast_drain(x); /* the agent's frames of hits before the stop */
 		tp_stop(x, "tstop", 0);
 		tp_settle(x);
 		buf_puts(&s->reply, "OK");
@@ -720,8 +725,16 @@ int gdb_handle_tp(struct gdb_session *s, const char *p, size_t len)
 		buf_puts(&s->reply, "OK");
 		return 0;
 	}
-	if (lit(&q, end, "QTFrame:"))
+	if (lit(&q, end, "QTFrame:")) {
+		tp_fast_drain(x);
 		return handle_qtframe(s, x, q, end);
+	}
+	if (lit(&q, end, "qTMinFTPILen") && q == end) {
+		/* any: the jmp covers several instructions where it may, else the tracepoint traps
+		 */
+		buf_puts(&s->reply, "1");
+		return 0;
+	}
 	if (lit(&q, end, "QTBuffer:"))
 		return handle_qtbuffer(s, x, q, end);
 	if (lit(&q, end, "QTNotes:"))

@@ -5,12 +5,16 @@
  * every call was made once) and "text ok" if hit()'s code in memory is
  * the file's (no trap left behind). A tracepoint on hit() collects id, i,
  * the buffer and the registers: each value is known from the other two.
- * With "wait", the threads start once a line has been read from stdin. */
+ * With "wait", the threads start once a line has been read from stdin.
+ * With TP_TIME set in its environment, it also prints "elapsed_ns N": the
+ * wall time from the first thread's start to the last one's end (for
+ * bench/tracepoint.sh: a hit's cost without gdb's). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "text_ok.h"
 
@@ -51,6 +55,7 @@ int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 8;
 	pthread_t t[MAXTHREADS];
+	struct timespec t0, t1;
 
 	if (argc > 2)
 		iters = atol(argv[2]);
@@ -62,10 +67,17 @@ int main(int argc, char **argv)
 		if (!fgets(line, sizeof(line), stdin))
 			return 3;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (long i = 0; i < n; i++)
 		pthread_create(&t[i], NULL, run, (void *)i);
 	for (int i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (getenv("TP_TIME")) {
+		printf("elapsed_ns %lld\n",
+		       (t1.tv_sec - t0.tv_sec) * 1000000000LL + t1.tv_nsec - t0.tv_nsec);
+		fflush(stdout);
+	}
 	done();
 	printf("calls %ld\n", calls);
 	if (text_ok((void *)hit))

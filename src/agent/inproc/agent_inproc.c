@@ -46,6 +46,8 @@ struct inproc_ctx {
 	uint64_t head;	/* where the next record goes (published at the end) */
 	uint64_t limit; /* the ring's tail plus its size: no byte there or past it */
 	unsigned cmd;	/* the command being run */
+	uint64_t start; /* a trace frame's record: where it begins */
+	uint64_t cost;	/* ... and what its blocks cost in utraced's buffer */
 };
 
 /* A direct load: a fault is caught by utraced, not by us (see the header). */
@@ -106,13 +108,27 @@ static int claim_slot(struct agent_out_region *out, uint64_t tp, unsigned *slot)
 	return -ENOSPC;
 }
 
+/* n bytes from s to d, 8 at a time (a frame's registers and memory are most of a hit). */
+static void copy(uint8_t *d, const uint8_t *s, size_t n)
+{
+	for (; n >= 8; n -= 8, d += 8, s += 8) {
+		uint64_t w;
+
+		__builtin_memcpy(&w, s, 8);
+		__builtin_memcpy(d, &w, 8);
+	}
+	while (n--)
+		*d++ = *s++;
+}
+
 static void ring_put(struct inproc_ctx *c, const void *src, size_t n)
 {
 	uint8_t *ring = c->out->ring[c->slot];
-	const uint8_t *s = src;
+	uint64_t at = c->head & (AGENT_OUT_RING - 1);
+	size_t first = AGENT_OUT_RING - at < n ? AGENT_OUT_RING - at : n;
 
-	for (size_t i = 0; i < n; i++)
-		ring[(c->head + i) & (AGENT_OUT_RING - 1)] = s[i];
+	copy(ring + at, src, first);
+	copy(ring, (const uint8_t *)src + first, n - first);
 	c->head += n;
 }
 
@@ -280,6 +296,166 @@ static bool run_cmds(struct inproc_ctx *c, const unsigned char *p, const unsigne
 	return true;
 }
 
+/* ---- fast tracepoints: a trace frame into the ring ---- */
+
+/* n more bytes fit in this frame's record (and in the ring)? */
+static bool frame_room(const struct inproc_ctx *c, uint64_t n)
+{
+	return c->head + n <= c->limit && c->head + n - c->start <= AGENT_TRACE_REC_MAX;
+}
+
+/* The collect callback: an 'M' block of each 65535 bytes at most, by plain loads. */
+static int inproc_collect(void *ctx, uint64_t addr, uint64_t len, bool nz)
+{
+	struct inproc_ctx *c = ctx;
+
+	if (nz) { /* up to and with the first NUL */
+		const volatile char *p = (const volatile char *)(uintptr_t)addr;
+		uint64_t n = 0;
+
+		while (n < len && n <= AGENT_TRACE_REC_MAX && p[n])
+			n++;
+		len = n < len ? n + 1 : len;
+	}
+	while (len) {
+		uint16_t n = len > 65535 ? 65535 : (uint16_t)len;
+
+		if (!frame_room(c, 11 + (uint64_t)n))
+			return -ENOSPC; /* the hit traps: utraced collects it */
+		ring_put(c, "M", 1);
+		ring_put(c, &addr, 8);
+		ring_put(c, &n, 2);
+		ring_put(c, (const void *)(uintptr_t)addr, n);
+		c->cost += 11 + (uint64_t)n;
+		addr += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static uint64_t seg(int which)
+{
+	uint64_t v = 0;
+
+	switch (which) {
+	case 0:
+		__asm__ volatile("mov %%cs, %k0" : "=r"(v));
+		break;
+	case 1:
+		__asm__ volatile("mov %%ss, %k0" : "=r"(v));
+		break;
+	case 2:
+		__asm__ volatile("mov %%ds, %k0" : "=r"(v));
+		break;
+	case 3:
+		__asm__ volatile("mov %%es, %k0" : "=r"(v));
+		break;
+	case 4:
+		__asm__ volatile("mov %%fs, %k0" : "=r"(v));
+		break;
+	default:
+		__asm__ volatile("mov %%gs, %k0" : "=r"(v));
+		break;
+	}
+	return v & 0xffff;
+}
+
+/* The 'R' block: the registers at the tracepoint, as the trampoline saved them. */
+static bool put_regs(struct inproc_ctx *c)
+{
+	struct agent_trace_regs r;
+
+	if (!frame_room(c, 1 + sizeof(r)))
+		return false;
+	for (int i = 0; i < 16; i++)
+		inproc_read_reg(c, i, &r.gpr[i]);
+	r.rip = c->prog->pc;
+	r.eflags = c->f->eflags;
+	for (int i = 0; i < 6; i++)
+		r.seg[i] = seg(i);
+	r.fs_base = thread_pointer(); /* (the TLS ABI: %fs:0 is the thread pointer, fs's base) */
+	r.gs_base = 0;
+	ring_put(c, "R", 1);
+	ring_put(c, &r, sizeof(r));
+	c->cost += 1 + (uint64_t)c->prog->regs_len;
+	return true;
+}
+
+/* The pass count and the buffer's space: false, the hit must trap (see agent_trace_ctl). */
+static bool take_budget(const struct agent_inproc_prog *prog, uint64_t cost)
+{
+	struct agent_trace_ctl *ctl;
+
+	if (prog->hits_left) {
+		ctl = (struct agent_trace_ctl *)(uintptr_t)prog->hits_left;
+		if (__sync_fetch_and_sub(&ctl->left, 1) <= 0)
+			return false;
+	}
+	if (prog->budget) {
+		ctl = (struct agent_trace_ctl *)(uintptr_t)prog->budget;
+		if (__sync_fetch_and_add(&ctl->used, (int64_t)cost) + (int64_t)cost >
+		    ((volatile struct agent_trace_ctl *)ctl)->limit)
+			return false;
+	}
+	return true;
+}
+
+/* A fast tracepoint's hit: GO (a false condition, or the frame published) or TRAP. */
+static uint64_t run_trace(struct inproc_ctx *c, const unsigned char *p, const unsigned char *end)
+{
+	struct agent_env env = {.ctx = c,
+				.read_mem = inproc_read_mem,
+				.read_reg = inproc_read_reg,
+				.collect = inproc_collect};
+	struct agent_trace_rec rec = {
+		.kind = AGENT_REC_TRACE, .bp = c->prog->pc, .tpnum = c->prog->tpnum};
+	volatile struct agent_out_slot *s;
+	uint32_t len;
+	uint64_t at;
+
+	if (c->prog->nconds) { /* one, gdb's condition: an error traps (utraced says terror) */
+		int64_t v;
+
+		p = next_expr(p, end, &len);
+		if (!p || agent_eval(p, len, &env, &v) < 0)
+			return AGENT_INPROC_TRAP;
+		if (!v)
+			return AGENT_INPROC_GO;
+		p += (len + 3) & ~3u;
+	}
+	c->out = (struct agent_out_region *)(uintptr_t)c->prog->out;
+	if (!c->out || claim_slot(c->out, thread_pointer(), &c->slot) < 0)
+		return AGENT_INPROC_TRAP;
+	s = &c->out->slot[c->slot];
+	c->start = c->head = s->head;
+	c->limit = s->tail + AGENT_OUT_RING;
+	if (!frame_room(c, sizeof(rec)))
+		return AGENT_INPROC_TRAP;
+	c->head += sizeof(rec); /* (written last, with the length) */
+	if ((c->prog->flags & AGENT_PROG_REGS) && !put_regs(c))
+		return AGENT_INPROC_TRAP;
+	for (c->cmd = 0; c->cmd < c->prog->ncmds; c->cmd++) {
+		p = next_expr(p, end, &len);
+		if (!p || agent_eval(p, len, &env, NULL) < 0)
+			return AGENT_INPROC_TRAP;
+		p += (len + 3) & ~3u;
+	}
+	c->head = c->start + ((c->head - c->start + 7) & ~7ULL);
+	if (c->head > c->limit || !take_budget(c->prog, AGENT_TRACE_FRAME_HDR + c->cost))
+		return AGENT_INPROC_TRAP;
+	rec.len = (uint32_t)(c->head - c->start);
+	rec.reserved = (uint32_t)(AGENT_TRACE_FRAME_HDR + c->cost);
+	at = c->head;
+	c->head = c->start;
+	ring_put(c, &rec, sizeof(rec));
+	c->head = at;
+	c->f->gpr[AGENT_INPROC_RSP_SLOT] =
+		AGENT_OUT_MARK | (uint64_t)c->slot << 48 | AGENT_OUT_MARK_HEAD(c->start);
+	__asm__ volatile("" ::: "memory"); /* the mark first (x86 keeps stores in order) */
+	s->head = c->head;
+	return AGENT_INPROC_GO;
+}
+
 /* The entry, placed at offset 0 of the blob by agent_inproc.ld. */
 __attribute__((section(".text.entry"), used)) uint64_t
 agent_inproc_entry(struct agent_inproc_frame *f, const struct agent_inproc_prog *prog)
@@ -291,6 +467,8 @@ agent_inproc_entry(struct agent_inproc_frame *f, const struct agent_inproc_prog 
 	const unsigned char *end = (const unsigned char *)prog + prog->size;
 	bool held = prog->nconds == 0;
 
+	if (prog->flags & AGENT_PROG_TRACE)
+		return run_trace(&c, p, end);
 	for (uint32_t i = 0; i < prog->nconds; i++) { /* (all read: the commands follow) */
 		uint32_t len;
 		int64_t v;

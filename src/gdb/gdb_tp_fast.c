@@ -1,0 +1,256 @@
+/*
+ * gdb_tp_fast.c: fast tracepoints (gdb's ftrace), collected inside the
+ * traced program by utraced's in-process agent (docs/agent.md), with
+ * nothing preloaded.
+ *
+ * A fast tracepoint is a trap of the experiment's engine like any other
+ * (gdb_tp.c) until its first hit; then the engine patches a jmp to a
+ * trampoline that runs the agent with the tracepoint's program, given
+ * here (engine_bp_trace): its condition, whether it collects the
+ * registers, and its actions as agent expressions (a memory range
+ * becomes `trace` opcodes). The agent writes each frame into the
+ * thread's ring in the program; the engine hands it back here
+ * (tp_collected) at each stop, every 20 ms, and when we ask
+ * (tp_fast_drain), and it goes into the trace buffer as a normal frame.
+ *
+ * What the agent cannot do traps, and gdb_tp.c collects that hit itself:
+ * a trace state variable, a fault, a full ring, a condition that fails,
+ * and the two limits it is given: the tracepoint's hits left before its
+ * pass count, and the buffer's space (engine_trace_budget, kept here).
+ * A site that cannot be patched stays a trap (monitor utraced stats).
+ */
+#include "gdb_tp.h"
+#include "../agent/agent.h"
+#include "../agent/agent_inproc.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(TPS_HDR == AGENT_TRACE_FRAME_HDR, "a frame's cost, as the agent reserves it");
+
+/* An 'M' action as bytecode: [reg R; const64 off; add | const64 off]; const64 len; trace; end. */
+static size_t mem_action_code(const struct tp_action *a, uint8_t *code)
+{
+	size_t n = 0;
+
+	if (a->basereg >= 0) {
+		code[n++] = 0x26; /* reg */
+		code[n++] = (uint8_t)(a->basereg >> 8);
+		code[n++] = (uint8_t)a->basereg;
+	}
+	code[n++] = 0x25; /* const64 */
+	for (int i = 7; i >= 0; i--)
+		code[n++] = (uint8_t)(a->off >> (8 * i));
+	if (a->basereg >= 0)
+		code[n++] = 0x02; /* add */
+	code[n++] = 0x25;
+	for (int i = 7; i >= 0; i--)
+		code[n++] = (uint8_t)(a->len >> (8 * i));
+	code[n++] = 0x0c; /* trace */
+	code[n++] = 0x27; /* end */
+	return n;
+}
+
+#define MEM_CODE_MAX 24
+
+/* May the agent collect p: no while-stepping, the only enabled point at its address. */
+static bool fast_ok(const struct tp_exp *x, const struct tp_point *p)
+{
+	if (p->type != 'F' || !p->enabled || p->step)
+		return false;
+	for (size_t i = 0; i < x->npts; i++)
+		if (&x->pts[i] != p && x->pts[i].addr == p->addr && x->pts[i].enabled)
+			return false;
+	return true;
+}
+
+static int give_program(struct tp_exp *x, struct tp_point *p)
+{
+	struct engine_trace t = {.tpnum = p->num,
+				 .regs_len = (uint32_t)x->arch->g_size,
+				 .pass_left = p->pass ? (int64_t)(p->pass - 1) : -1};
+	struct agent_expr cond = {p->cond, p->condlen}, *acts;
+	uint8_t(*mem)[MEM_CODE_MAX];
+	size_t n = 0;
+	int err;
+
+	acts = calloc(p->nacts + 1, sizeof(*acts));
+	mem = calloc(p->nacts + 1, sizeof(*mem));
+	if (!acts || !mem) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < p->nacts; i++) {
+		const struct tp_action *a = &p->acts[i];
+
+		if (a->kind == 'R')
+			t.regs = true;
+		else if (a->kind == 'M')
+			acts[n++] = (struct agent_expr){mem[i], mem_action_code(a, mem[i])};
+		else if (a->kind == 'X')
+			acts[n++] = (struct agent_expr){a->code, a->codelen};
+	}
+	err = engine_bp_trace(x->e, p->addr, &cond, p->cond ? 1 : 0, acts, n, &t);
+out:
+	free(acts);
+	free(mem);
+	return err;
+}
+
+void tp_fast_install(struct tp_exp *x, uint64_t addr)
+{
+	struct tp_point *fast = NULL;
+
+	if (!x->e)
+		return;
+	for (size_t i = 0; i < x->npts; i++)
+		if (x->pts[i].addr == addr && x->pts[i].inserted && fast_ok(x, &x->pts[i]))
+			fast = &x->pts[i];
+	/* none (or a normal one, or several at the address): a trap, as a normal tracepoint */
+	if (!fast || give_program(x, fast) < 0)
+		engine_bp_conds(x->e, addr, NULL, 0, NULL, 0);
+	tp_fast_budget(x);
+}
+
+void tp_fast_budget(struct tp_exp *x)
+{
+	int64_t free_bytes = (int64_t)(x->store.size - x->store.used);
+
+	if (!x->e)
+		return;
+	if (x->store.circular)
+		free_bytes = INT64_MAX;
+	engine_trace_budget(x->e, x->running ? free_bytes : 0);
+}
+
+void tp_fast_drain(struct tp_exp *x)
+{
+	if (x->e && x->running)
+		engine_trace_drain(x->e);
+}
+
+static void gp_of(struct user_regs_struct *g, const uint64_t *v)
+{
+	*g = (struct user_regs_struct){.rax = v[0],
+				       .rbx = v[1],
+				       .rcx = v[2],
+				       .rdx = v[3],
+				       .rsi = v[4],
+				       .rdi = v[5],
+				       .rbp = v[6],
+				       .rsp = v[7],
+				       .r8 = v[8],
+				       .r9 = v[9],
+				       .r10 = v[10],
+				       .r11 = v[11],
+				       .r12 = v[12],
+				       .r13 = v[13],
+				       .r14 = v[14],
+				       .r15 = v[15],
+				       .rip = v[16],
+				       .eflags = v[17],
+				       .cs = v[18],
+				       .ss = v[19],
+				       .ds = v[20],
+				       .es = v[21],
+				       .fs = v[22],
+				       .gs = v[23],
+				       .fs_base = v[24],
+				       .gs_base = v[25]};
+}
+
+/*
+ * The 'g' block of an agent's frame: the registers it has not (vectors,
+ * x87) zero, the same in every frame: made once, with where in it each
+ * of the agent's registers goes (found by changing them one by one: the
+ * bytes that change). Each frame then costs a copy and a few stores.
+ */
+static int fast_template(struct tp_exp *x)
+{
+	const struct arch_desc *d = x->arch;
+	static struct arch_regs regs;
+	static uint8_t other[sizeof(x->fast_g)];
+	size_t off = 0;
+
+	if (x->fast_g_len == d->g_size)
+		return 0;
+	if (d->g_size > sizeof(x->fast_g))
+		return -E2BIG;
+	memset(&regs, 0, sizeof(regs));
+	x->fast_nregs = 0;
+	for (int i = 0; i < d->nregs; i++) {
+		size_t n = d->regs[i].size;
+		uint64_t v[26] = {0};
+
+		gp_of(&regs.gp, v);
+		if (arch_reg_read(d, &regs, i, x->fast_g + off) < 0)
+			memset(x->fast_g + off, 0, n);
+		for (unsigned k = 0; k < 26 && n <= 8; k++) {
+			v[k] = 0x0102030405060708ULL;
+			gp_of(&regs.gp, v);
+			v[k] = 0;
+			if (arch_reg_read(d, &regs, i, other) < 0 ||
+			    !memcmp(other, x->fast_g + off, n))
+				continue;
+			if (x->fast_nregs < TP_FAST_REGS)
+				x->fast_regs[x->fast_nregs++] =
+					(struct tp_fast_reg){.src = (uint8_t)k,
+							     .off = (uint16_t)off,
+							     .size = (uint8_t)n};
+			break;
+		}
+		off += n;
+	}
+	x->fast_g_len = d->g_size;
+	return 0;
+}
+
+/* The agent's compact registers as a 'g' block of x's architecture. */
+static void put_regs(struct tp_exp *x, const struct agent_trace_record *r)
+{
+	uint8_t block[sizeof(x->fast_g)];
+
+	if (fast_template(x) < 0)
+		return;
+	memcpy(block, x->fast_g, x->fast_g_len);
+	for (size_t i = 0; i < x->fast_nregs; i++) { /* (little-endian: the low bytes) */
+		const struct tp_fast_reg *f = &x->fast_regs[i];
+
+		if (f->size == 8)
+			memcpy(block + f->off, &r->regs[f->src], 8);
+		else if (f->size == 4)
+			memcpy(block + f->off, &r->regs[f->src], 4);
+		else
+			memcpy(block + f->off, &r->regs[f->src], f->size);
+	}
+	tpf_put_regs(&x->frame, block, x->fast_g_len);
+}
+
+void tp_collected(void *ctx, struct engine *e, const struct agent_trace_record *r)
+{
+	struct tp_exp *x = ctx;
+	struct tp_point *p;
+
+	(void)e;
+	if (!r) { /* the batch is over: what the agent may take now */
+		tp_fast_budget(x);
+		return;
+	}
+	p = tp_find(x, r->tpnum, r->bp);
+	if (!x->running || !p || !p->enabled)
+		return; /* a hit after the run stopped (the agent was told at once) */
+	p->hits++;
+	buf_reset(&x->frame);
+	if (r->has_regs)
+		put_regs(x, r);
+	buf_append(&x->frame, r->mem, r->mem_len);
+	if (tps_add(&x->store, p->num, (uint8_t *)x->frame.data, x->frame.len) < 0) {
+		tp_stop(x, "tfull", 0);
+		return;
+	}
+	p->usage += TPS_HDR + x->frame.len;
+	if (p->pass && p->hits >= p->pass)
+		tp_stop(x, "tpasscount", p->num);
+}
