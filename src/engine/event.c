@@ -100,12 +100,13 @@ void event_classify(struct uthread *th, int sig)
 	if (th->stepping) {
 		ev.kind = UEV_STEP;
 		th->step_stale = false;
-	} else if (th->step_stale) {
+	} else if (th->step_stale && si.si_code != SI_KERNEL) {
 		/*
 		 * The trap of a step given up inside a syscall (the thread was
 		 * interrupted, then continued): the kernel reports it at the
-		 * syscall's exit. Nobody asked for it; the program must not
-		 * get it.
+		 * syscall's exit (TRAP_BRKPT on x86), or as the step's own
+		 * trap. Nobody asked for it; the program must not get it. An
+		 * int3's (SI_KERNEL) is the program's own: it goes on.
 		 */
 		ev.kind = UEV_NONE;
 		th->step_stale = false;

@@ -192,11 +192,34 @@ static void test_vctrlc(void)
 	ok(gw_stop(s), "  (the fake kernel saw nothing wrong)");
 }
 
+/*
+ * A step a signal overtook is given up (step_stale: its trap may still
+ * come at a syscall's exit); the program's own int3 after it is no such
+ * trap and must be reported, not swallowed.
+ */
+static void test_stale_step_int3(void)
+{
+	struct gdb_session *s = gw_start();
+
+	diag("a given-up step, then the program's own int3");
+	is_str(gw_ask(s, "Hc" GW_TID(1)), "OK", "Hc T2");
+	set_pass(B, SIGUSR1, true);
+	is_str(gw_ask(s, "s"), "", "s: no reply yet");
+	ok(starts_with(gw_event(s, GW_SIGNAL, 2, 9), "T1ethread:4c4b41;"),
+	   "a SIGUSR1 comes instead of the step's trap: T1e");
+	trace();
+	is_str(gw_ask(s, "C1e"), "", "C1e: no reply yet");
+	ok(starts_with(gw_event(s, GW_INT3, 2, 0x40), "T05thread:4c4b41;"),
+	   "T2 runs into an int3 of its own: T05, not swallowed as the step's");
+	ok(gw_stop(s), "  (the fake kernel saw nothing wrong)");
+}
+
 int main(void)
 {
 	test_question_and_query();
 	test_vcont_actions();
 	test_legacy();
+	test_stale_step_int3();
 	test_range_step();
 	test_refused_range();
 	test_hostile();
