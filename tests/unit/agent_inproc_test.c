@@ -18,6 +18,7 @@
 
 #include "agent/agent.h"
 #include "agent/agent_inproc.h"
+#include "agent_blob.h"
 #include "tap.h"
 #include "gdb_bytecode.h"
 
@@ -194,19 +195,6 @@ static bool same(const struct code *p, const char *what)
 		return false;
 	}
 	return true;
-}
-
-static void load_blob(void)
-{
-	void *m = mmap(NULL, agent_inproc_blob_len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (m == MAP_FAILED)
-		abort();
-	memcpy(m, agent_inproc_blob, agent_inproc_blob_len);
-	if (mprotect(m, agent_inproc_blob_len, PROT_READ | PROT_EXEC) < 0)
-		abort();
-	entry = (agent_inproc_entry_fn)m;
 }
 
 /* --- every opcode the blob runs, and those it refuses */
@@ -706,7 +694,7 @@ static void test_dprintf(void)
 
 int main(void)
 {
-	load_blob();
+	entry = agent_blob_load();
 	for (int i = 0; i < 16; i++)
 		frame.gpr[i] = 0x0101010101010101ull * (uint64_t)(i + 1) ^ (uint64_t)i << 60;
 	frame.gpr[6] = (uint64_t)(uintptr_t)&mem[64]; /* rbp: locals below it */

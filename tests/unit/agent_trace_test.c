@@ -19,6 +19,7 @@
 
 #include "agent/agent.h"
 #include "agent/agent_inproc.h"
+#include "agent_blob.h"
 #include "tap.h"
 
 static agent_inproc_entry_fn entry;
@@ -118,19 +119,6 @@ static bool last_record(uint64_t head, uint8_t *buf, struct agent_trace_record *
 	for (uint64_t i = 0; i < len; i++)
 		buf[i] = out->ring[s][(head + i) & (AGENT_OUT_RING - 1)];
 	return agent_trace_parse(buf, len, r) == 0;
-}
-
-static void load_blob(void)
-{
-	void *m = mmap(NULL, agent_inproc_blob_len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (m == MAP_FAILED)
-		abort();
-	memcpy(m, agent_inproc_blob, agent_inproc_blob_len);
-	if (mprotect(m, agent_inproc_blob_len, PROT_READ | PROT_EXEC) < 0)
-		abort();
-	entry = (agent_inproc_entry_fn)m;
 }
 
 static uint64_t head_now(void)
@@ -277,7 +265,7 @@ int main(void)
 {
 	static struct agent_trace_ctl ctls[2];
 
-	load_blob();
+	entry = agent_blob_load();
 	out = calloc(1, sizeof(*out));
 	if (!out)
 		abort();
