@@ -22,9 +22,7 @@ arch=$(uname -m)
 command -v "qemu-system-$arch" >/dev/null || need+=(qemu-system-x86)
 command -v prove >/dev/null || need+=(perl)
 if ((${#need[@]})); then
-	echo "run.sh: installing ${need[*]}" >&2
-	apt-get update -qq >/dev/null
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+	"$(dirname "$0")/host_apt.sh" "${need[@]}"
 fi
 img=$(tests/vm/image.sh)
 
