@@ -24,7 +24,10 @@ command -v prove >/dev/null || need+=(perl)
 if ((${#need[@]})); then
 	"$(dirname "$0")/host_apt.sh" "${need[@]}"
 fi
-img=$(tests/vm/image.sh)
+# (its last line: the directory; e2fsprogs 1.47's mkfs.ext4 -q still says
+# "Creating regular file" on stdout)
+img=$(tests/vm/image.sh | tail -1)
+[[ -f $img/ready ]] || { echo "run.sh: no image ($img)" >&2; exit 1; }
 
 case $arch in
 x86_64) machine=(-machine q35) console=ttyS0 ;;
