@@ -6,7 +6,7 @@
 # TAP to OUT (default build/vm), shared read-write; prove then reports them
 # here like any other test. The lane fails when the guest does not finish.
 #
-# VM_CPUS (default: this host's), VM_MEM (MiB, default 4096), VM_TIMEOUT
+# VM_ACCEL (tcg or kvm: instead of the choice below), VM_CPUS (default: this host's), VM_MEM (MiB, default 4096), VM_TIMEOUT
 # (seconds the guest may run, default 5400), VM_GDBTS=1 (GDB's watchpoint
 # tests too, tests/vm/gdbts.list), VM_TESTS (an extended regular expression: only the
 # guest's tests whose names match run, e.g. 'preflight|hw_watch|zz'),
@@ -33,8 +33,30 @@ case $arch in
 x86_64) machine=(-machine q35) console=ttyS0 ;;
 *) echo "run.sh: no guest for $arch yet" >&2; exit 1 ;;
 esac
-if [[ -w /dev/kvm ]]; then
-	accel=(-accel kvm -cpu host)
+# KVM when it works (VM_ACCEL=tcg: never). A /dev/kvm may be there and
+# not run our guest: a PVM host (kvm_pvm, "nested_pvm") runs only kernels
+# built as PVM guests (Debian's hangs before its first message), and
+# refuses the MSR of -cpu host's arch-capabilities (QEMU aborts); QEMU is
+# asked first, paused (-S).
+kvm_cpu() {
+	local cpu
+	[[ -w /dev/kvm && ${VM_ACCEL:-} != tcg ]] || return 1
+	if [[ -d /sys/module/kvm_pvm && ${VM_ACCEL:-} != kvm ]]; then
+		echo "run.sh: /dev/kvm is PVM's (kvm_pvm), which runs no stock kernel: software emulation" >&2
+		return 1
+	fi
+	for cpu in host host,-arch-capabilities; do
+		if echo quit | timeout 30 "qemu-system-$arch" -accel kvm -cpu "$cpu" "${machine[@]}" \
+			-nodefaults -display none -monitor stdio -S >/dev/null 2>&1; then
+			echo "$cpu"
+			return 0
+		fi
+	done
+	echo "run.sh: /dev/kvm is there but QEMU cannot use it: software emulation" >&2
+	return 1
+}
+if cpu=$(kvm_cpu); then
+	accel=(-accel kvm -cpu "$cpu")
 else
 	accel=(-accel tcg,thread=multi -cpu max)
 fi
@@ -60,7 +82,7 @@ else
 fi
 
 start=$(date +%s)
-echo "run.sh: booting the guest ($img, ${accel[1]}); its console: $OUT/console.log"
+echo "run.sh: booting the guest ($img, ${accel[*]}); its console: $OUT/console.log"
 timeout -k 10 "${VM_TIMEOUT:-5400}" "qemu-system-$arch" -nodefaults -nographic -no-reboot \
 	"${machine[@]}" "${accel[@]}" -smp "${VM_CPUS:-$(nproc)}" -m "${VM_MEM:-4096}" \
 	-kernel "$img/vmlinuz" -initrd "$img/initrd.img" \
