@@ -16,7 +16,10 @@ stats_of() {
 	sed -n "s/^$1: \\([0-9]*\\).*/\\1/p" <<<"$GDB_OUT" | tail -1
 }
 
-for agent in off on; do
+# (a 32-bit program: out of line only, the agent is 64-bit only)
+agents='off on'
+[[ $(pc_register "$PROG") == eip ]] && agents=off
+for agent in $agents; do
 	opts=(--agent="$agent")
 	server_is_gdbserver && opts=()
 	[[ $agent == on ]] && server_is_gdbserver && continue

@@ -81,23 +81,42 @@ else
 	echo "run.sh: no $GDBTS/run.sh: GDB's watchpoint tests are left out" >&2
 fi
 
-start=$(date +%s)
-echo "run.sh: booting the guest ($img, ${accel[*]}); its console: $OUT/console.log"
-timeout -k 10 "${VM_TIMEOUT:-5400}" "qemu-system-$arch" -nodefaults -nographic -no-reboot \
-	"${machine[@]}" "${accel[@]}" -smp "${VM_CPUS:-$(nproc)}" -m "${VM_MEM:-4096}" \
-	-kernel "$img/vmlinuz" -initrd "$img/initrd.img" \
-	-append "root=/dev/vda rw console=$console init=/sbin/utraced-vm-init panic=-1 quiet" \
-	-drive "file=$img/root.img,format=raw,if=virtio,snapshot=on" \
-	"${shares[@]}" -serial "file:$OUT/console.log" &
-qemu=$!
-# The guest's progress lines, while it runs.
-tail -n +1 -F --pid=$qemu "$OUT/console.log" 2>/dev/null | grep --line-buffered -E '^(guest|utraced-vm):' &
-wait $qemu && rc=0 || rc=$?
-sleep 1
-echo "run.sh: the guest ran $(($(date +%s) - start)) s (qemu exit $rc)"
-if [[ ! -f $OUT/done ]]; then
-	echo "run.sh: the guest did not finish; its console:" >&2
-	tail -30 "$OUT/console.log" >&2
-	exit 1
+# boot MODE INIT...: the guest, its kernel's command line ending in INIT;
+# its console in OUT/console[.MODE].log. Fails when it does not say done.
+boot() {
+	local mode=$1 log start rc qemu
+	shift
+	log=$OUT/console${mode:+.$mode}.log
+	start=$(date +%s)
+	echo "run.sh: booting the guest${mode:+ ($mode)} ($img, ${accel[*]}); its console: $log"
+	timeout -k 10 "${VM_TIMEOUT:-5400}" "qemu-system-$arch" -nodefaults -nographic -no-reboot \
+		"${machine[@]}" "${accel[@]}" -smp "${VM_CPUS:-$(nproc)}" -m "${VM_MEM:-4096}" \
+		-kernel "$img/vmlinuz" -initrd "$img/initrd.img" \
+		-append "root=/dev/vda rw console=$console panic=-1 quiet $*" \
+		-drive "file=$img/root.img,format=raw,if=virtio,snapshot=on" \
+		"${shares[@]}" -serial "file:$log" &
+	qemu=$!
+	# The guest's progress lines, while it runs.
+	tail -n +1 -F --pid=$qemu "$log" 2>/dev/null | grep --line-buffered -E '^(guest|utraced-vm):' &
+	wait $qemu && rc=0 || rc=$?
+	sleep 1
+	echo "run.sh: the guest${mode:+ ($mode)} ran $(($(date +%s) - start)) s (qemu exit $rc)"
+	if [[ ! -f $OUT/done${mode:+.$mode} ]]; then
+		echo "run.sh: the guest${mode:+ ($mode)} did not finish; its console:" >&2
+		tail -30 "$log" >&2
+		return 1
+	fi
+}
+
+failed=0
+boot "" init=/sbin/utraced-vm-init || failed=1
+# The second boot: systemd as PID 1, the packaged unit tried live
+# (tests/vm/systemd_unit.t), with the .deb built here.
+if [[ systemd.unit =~ ${VM_TESTS:-.} ]]; then
+	if tests/vm/host_deb.sh "$OUT/deb"; then
+		boot systemd init=/lib/systemd/systemd systemd.unit=utraced-vm.target || failed=1
+	else
+		failed=1
+	fi
 fi
-prove -e tests/vm/replay.sh "$OUT"/tap/*.tap
+prove -e tests/vm/replay.sh "$OUT"/tap/*.tap && ((!failed))
