@@ -73,9 +73,11 @@ e2e() {
 			mkdir -p "/tmp/e2e/$name"
 			run_tap "$name" env SERVER="$server" INFDIR="$infdir" E2E_WAIT=120 \
 				E2E_KEEP=1 TMPDIR="/tmp/e2e/$name" bash "$t"
-			# A failed test's scratch files (gdb's output among them) go home.
+			# A failed test's scratch files (gdb's output among them) go
+			# home; regular files only (QEMU's 9p refuses a FIFO, loudly).
 			[[ $(cat "$TAPS/$name.rc" 2>/dev/null) == [1-9]* ]] &&
-				tar -C /tmp/e2e -cf - "$name" 2>/dev/null | tar -C "$OUT/work" -xf - 2>/dev/null
+				(cd /tmp/e2e && find "$name" -type f -print0 | tar --null -T - -cf -) 2>/dev/null |
+				tar -C "$OUT/work" -xf - 2>/dev/null
 			rm -rf "/tmp/e2e/$name"
 		done
 	done

@@ -61,10 +61,15 @@ for m in "${mounts[@]}"; do umount -l "$m"; done
 
 # The GDB testsuite, where ../shared/gdbts/run.sh looks for it (GDBSRC).
 src=$CACHE/gdb-src
+# (apt's own source lists, for this one download: a fresh host has no
+# deb-src entry; Debian's container images have none)
 if [[ ! -f $src/gdb_13.1.orig.tar.xz ]]; then
-	mkdir -p "$src"
-	(cd "$src" && apt-get source --download-only gdb >/dev/null 2>&1) ||
-		{ log "apt-get source gdb failed (a deb-src entry for $SUITE is needed)"; exit 1; }
+	mkdir -p "$src/lists/partial"
+	echo "deb-src $MIRROR $SUITE main" >"$src/sources.list"
+	aptsrc=(-o Dir::Etc::SourceList="$src/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists="$src/lists")
+	(cd "$src" && apt-get "${aptsrc[@]}" update && apt-get "${aptsrc[@]}" source --download-only gdb) \
+		>>"$dir/build.log" 2>&1 || { log "apt-get source gdb failed: see $dir/build.log"; exit 1; }
 fi
 mkdir -p "$root/var/tmp/gdbsrc"
 tar -C "$root/var/tmp/gdbsrc" -xf "$src/gdb_13.1.orig.tar.xz"
@@ -131,7 +136,8 @@ chmod 755 "$root/sbin/utraced-vm-init"
 
 cp -L "$root/vmlinuz" "$dir/vmlinuz"
 cp -L "$root/initrd.img" "$dir/initrd.img"
-mkfs.ext4 -q -F -L utraced-vm -d "$root" "$dir/root.img" 8G
+# (stdout is the directory's alone: mkfs.ext4 -q still says "Creating regular file")
+mkfs.ext4 -q -F -L utraced-vm -d "$root" "$dir/root.img" 8G >&2
 rm -rf "$root"
 touch "$dir/ready"
 log "done"
