@@ -136,7 +136,11 @@ run_tap 00-preflight preflight
 e2e e2e build/inferiors tests/e2e/hw_watch.t tests/e2e/launch_break.t
 if [[ $COMPAT32 ]]; then
 	# the out-of-line step-over's i386 relocation, executed (no skip here)
-	run_tap m32.x86_xol_test env XOL32_REQUIRED=1 build/tests/unit/x86_xol_test
+	# (under QEMU's software emulation an iret of the program oopses the
+	# guest's kernel: x86_xol_test.c)
+	skip=
+	[[ ${VM_ACCEL:-} == tcg ]] && skip='^iret'
+	run_tap m32.x86_xol_test env XOL32_REQUIRED=1 XOL_SKIP="$skip" build/tests/unit/x86_xol_test
 	e2e m32 build/inferiors32 tests/e2e/hw_watch.t $(make -s --no-print-directory print-e2e32)
 	# out of line on 32-bit programs: utraced's own, nothing to compare
 	SERVERS=$TREE/build/utraced e2e m32 build/inferiors32 tests/e2e/xol_cond.t tests/e2e/xol_fork.t
