@@ -72,6 +72,7 @@ mkdir -p "$OUT"
 	[[ -z ${VM_GDBTS:-} || -n ${VM_NO_GDBTS:-} ]] && echo "VM_NO_GDBTS=1"
 	[[ -n ${GDBTS_TIMEOUT:-} ]] && echo "GDBTS_TIMEOUT=$GDBTS_TIMEOUT"
 	[[ -n ${VM_TESTS:-} ]] && printf 'VM_TESTS=%q\n' "$VM_TESTS"
+	echo "VM_ACCEL=${accel[1]%%,*}" # kvm or tcg: what the guest runs on
 } >"$OUT/guest.env"
 shares=(-virtfs "local,path=$TOP,mount_tag=tree,security_model=none,readonly=on"
 	-virtfs "local,path=$OUT,mount_tag=out,security_model=none")
