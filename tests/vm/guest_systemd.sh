@@ -11,6 +11,9 @@ name=systemd.unit
 mkdir -p "$TAPS"
 say() { echo "guest: $(date -u +%T) $*"; }
 
+# run.sh's settings (VM_TESTS: the trials of systemd_unit.t too)
+[[ -f $OUT/guest.env ]] && . "$OUT/guest.env"
+export VM_TESTS
 say "systemd $(systemctl --version | head -1 | cut -d' ' -f2) is PID 1: $name"
 deb=$(ls "$OUT"/deb/utraced_*.deb 2>/dev/null | head -1)
 DEB=$deb E2E_WAIT=120 bash /mnt/tree/tests/vm/systemd_unit.t >"$TAPS/$name.tap" 2>"$TAPS/$name.err"

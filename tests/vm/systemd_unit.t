@@ -39,7 +39,7 @@ session() {
 	[[ -n ${3:-} ]] && as=(setpriv --reuid="$3" --regid="$3" --clear-groups)
 	GDB_OUT=$(timeout -k 5 "$E2E_WAIT" "${as[@]}" gdb -nx -batch -ex "target remote $MNT/$1/gdb" \
 		-ex bt -ex 'print lines_seen' -ex detach "$2" </dev/null 2>&1)
-	[[ $GDB_OUT =~ in\ read_line\ \( && $GDB_OUT =~ \$1\ =\ 1 ]]
+	[[ $GDB_OUT =~ in\ read_line\ \( && $GDB_OUT =~ \$1\ =\ [0-9] ]]
 }
 
 # mounted_inside: the tree is mounted in the service's mount namespace.
@@ -122,8 +122,27 @@ echo again >"$WORK/P32.in"
 ok 'the 32-bit program answers after the stop' wait_until grep -q 'got: again' "$WORK/P32.out"
 
 # --- the sandboxing settings, one at a time over the shipped unit
-# SETTING|VERDICT: "works", or the start of what sessions() says.
+# SETTING|VERDICT: "works", or the start of what sessions() says. (A trial
+# takes 30 to 50 s under emulation: daemon-reload, start, sessions, stop.)
 trials=(
+	'ProtectClock=yes|works'
+	'ProtectHostname=yes|works'
+	'PrivateNetwork=yes|works'
+	'IPAddressDeny=any|works'
+	'RestrictAddressFamilies=AF_UNIX|works'
+	'RemoveIPC=yes|works'
+	'LockPersonality=yes|works'
+	'MemoryDenyWriteExecute=yes|works'
+	'SystemCallArchitectures=native|works'
+	'SystemCallFilter=@system-service @debug @mount|works'
+	'SystemCallFilter=~@clock @cpu-emulation @module @obsolete @raw-io @reboot @swap|works'
+	'CapabilityBoundingSet=CAP_SYS_PTRACE CAP_SYS_ADMIN|another user'
+	'SystemCallFilter=@system-service|the tree is not mounted'
+	'PrivateDevices=yes|the tree is not mounted'
+	'DevicePolicy=closed|the tree is not mounted'
+	'PrivateUsers=yes|the tree is not mounted'
+	'DynamicUser=yes|the tree is not mounted'
+	'PrivateIPC=yes|the tree is mounted in the service'
 	'PrivateTmp=yes|the tree is mounted in the service'
 	'ProtectSystem=full|the tree is mounted in the service'
 	'ProtectSystem=strict|the tree is mounted in the service'
@@ -135,28 +154,12 @@ trials=(
 	'ProtectControlGroups=yes|the tree is mounted in the service'
 	'ProtectProc=invisible|the tree is mounted in the service'
 	'ProcSubset=pid|the tree is mounted in the service'
-	'PrivateDevices=yes|the tree is mounted in the service'
-	'ProtectClock=yes|the tree is mounted in the service'
-	'DevicePolicy=closed|the tree is mounted in the service'
-	'PrivateUsers=yes|the tree is mounted in the service'
-	'DynamicUser=yes|the tree is mounted in the service'
-	'ProtectHostname=yes|works'
-	'PrivateIPC=yes|works'
-	'PrivateNetwork=yes|works'
-	'IPAddressDeny=any|works'
-	'RestrictAddressFamilies=AF_UNIX|works'
-	'RemoveIPC=yes|works'
-	'LockPersonality=yes|works'
-	'MemoryDenyWriteExecute=yes|works'
-	'SystemCallArchitectures=native|works'
-	'SystemCallFilter=@system-service|root, 64-bit'
-	'SystemCallFilter=@system-service @debug @mount|works'
-	'SystemCallFilter=~@clock @cpu-emulation @module @obsolete @raw-io @reboot @swap|works'
-	'CapabilityBoundingSet=CAP_SYS_PTRACE CAP_SYS_ADMIN|another user'
 )
 mkdir -p "$DROPIN"
 for t in "${trials[@]}"; do
 	setting=${t%|*} want=${t##*|}
+	# (VM_TESTS: only the trials named systemd.trial.SETTING that match)
+	[[ systemd.trial.$setting =~ ${VM_TESTS:-.} ]] || continue
 	printf '[Service]\n%s\n' "$setting" >"$DROPIN/trial.conf"
 	systemctl daemon-reload
 	if ! systemctl start utraced 2>"$WORK/start.err"; then
