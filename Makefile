@@ -163,6 +163,13 @@ $(B)/tests/unit/elf_func_test: CFLAGS += -fexceptions
 
 # Unit tests link pure code first; libutraced.a only resolves what remains
 # (and what it needs in turn: gdb_trace.o the tracer core).
+# x86_xol_test runs its i386 forms in this 32-bit child where the kernel runs
+# 32-bit programs (make check-vm): no libc in it, so no multilib to build it.
+$(B)/tests/unit/x86_xol_child32: tests/unit/x86_xol_child32.S
+	@mkdir -p $(dir $@)
+	$(CC) -m32 -nostdlib -static -no-pie -Wl,--build-id=none -o $@ $<
+$(B)/tests/unit/x86_xol_test: $(B)/tests/unit/x86_xol_child32
+
 $(B)/tests/unit/%: tests/unit/%.c $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -Itests/lib -o $@ $< $(filter %.o,$^) $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a $(B)/libtrc.a $(B)/libpure.a $(FUSE_LIBS) $(ZYDIS_LIBS)
@@ -242,7 +249,7 @@ check-load: all $(INFERIORS) $(TOOLS)
 check-vm:
 	tests/vm/run.sh
 # What the guest builds (tests/vm/guest.sh), and the 32-bit set it runs.
-vm-build: all $(INFERIORS) $(INFERIORS32) $(TOOLS)
+vm-build: all $(INFERIORS) $(INFERIORS32) $(TOOLS) $(B)/tests/unit/x86_xol_test
 print-e2e32:
 	@echo $(E2E32_TESTS)
 

@@ -6,7 +6,7 @@
 # TAP to OUT (default build/vm), shared read-write; prove then reports them
 # here like any other test. The lane fails when the guest does not finish.
 #
-# VM_CPUS (default: this host's), VM_MEM (MiB, default 4096), VM_TIMEOUT
+# VM_ACCEL (tcg or kvm: instead of the choice below), VM_CPUS (default: this host's), VM_MEM (MiB, default 4096), VM_TIMEOUT
 # (seconds the guest may run, default 5400), VM_GDBTS=1 (GDB's watchpoint
 # tests too, tests/vm/gdbts.list), VM_TESTS (an extended regular expression: only the
 # guest's tests whose names match run, e.g. 'preflight|hw_watch|zz'),
@@ -22,18 +22,41 @@ arch=$(uname -m)
 command -v "qemu-system-$arch" >/dev/null || need+=(qemu-system-x86)
 command -v prove >/dev/null || need+=(perl)
 if ((${#need[@]})); then
-	echo "run.sh: installing ${need[*]}" >&2
-	apt-get update -qq >/dev/null
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+	"$(dirname "$0")/host_apt.sh" "${need[@]}"
 fi
-img=$(tests/vm/image.sh)
+# (its last line: the directory; e2fsprogs 1.47's mkfs.ext4 -q still says
+# "Creating regular file" on stdout)
+img=$(tests/vm/image.sh | tail -1)
+[[ -f $img/ready ]] || { echo "run.sh: no image ($img)" >&2; exit 1; }
 
 case $arch in
 x86_64) machine=(-machine q35) console=ttyS0 ;;
 *) echo "run.sh: no guest for $arch yet" >&2; exit 1 ;;
 esac
-if [[ -w /dev/kvm ]]; then
-	accel=(-accel kvm -cpu host)
+# KVM when it works (VM_ACCEL=tcg: never). A /dev/kvm may be there and
+# not run our guest: a PVM host (kvm_pvm, "nested_pvm") runs only kernels
+# built as PVM guests (Debian's hangs before its first message), and
+# refuses the MSR of -cpu host's arch-capabilities (QEMU aborts); QEMU is
+# asked first, paused (-S).
+kvm_cpu() {
+	local cpu
+	[[ -w /dev/kvm && ${VM_ACCEL:-} != tcg ]] || return 1
+	if [[ -d /sys/module/kvm_pvm && ${VM_ACCEL:-} != kvm ]]; then
+		echo "run.sh: /dev/kvm is PVM's (kvm_pvm), which runs no stock kernel: software emulation" >&2
+		return 1
+	fi
+	for cpu in host host,-arch-capabilities; do
+		if echo quit | timeout 30 "qemu-system-$arch" -accel kvm -cpu "$cpu" "${machine[@]}" \
+			-nodefaults -display none -monitor stdio -S >/dev/null 2>&1; then
+			echo "$cpu"
+			return 0
+		fi
+	done
+	echo "run.sh: /dev/kvm is there but QEMU cannot use it: software emulation" >&2
+	return 1
+}
+if cpu=$(kvm_cpu); then
+	accel=(-accel kvm -cpu "$cpu")
 else
 	accel=(-accel tcg,thread=multi -cpu max)
 fi
@@ -49,6 +72,7 @@ mkdir -p "$OUT"
 	[[ -z ${VM_GDBTS:-} || -n ${VM_NO_GDBTS:-} ]] && echo "VM_NO_GDBTS=1"
 	[[ -n ${GDBTS_TIMEOUT:-} ]] && echo "GDBTS_TIMEOUT=$GDBTS_TIMEOUT"
 	[[ -n ${VM_TESTS:-} ]] && printf 'VM_TESTS=%q\n' "$VM_TESTS"
+	echo "VM_ACCEL=${accel[1]%%,*}" # kvm or tcg: what the guest runs on
 } >"$OUT/guest.env"
 shares=(-virtfs "local,path=$TOP,mount_tag=tree,security_model=none,readonly=on"
 	-virtfs "local,path=$OUT,mount_tag=out,security_model=none")
@@ -58,23 +82,42 @@ else
 	echo "run.sh: no $GDBTS/run.sh: GDB's watchpoint tests are left out" >&2
 fi
 
-start=$(date +%s)
-echo "run.sh: booting the guest ($img, ${accel[1]}); its console: $OUT/console.log"
-timeout -k 10 "${VM_TIMEOUT:-5400}" "qemu-system-$arch" -nodefaults -nographic -no-reboot \
-	"${machine[@]}" "${accel[@]}" -smp "${VM_CPUS:-$(nproc)}" -m "${VM_MEM:-4096}" \
-	-kernel "$img/vmlinuz" -initrd "$img/initrd.img" \
-	-append "root=/dev/vda rw console=$console init=/sbin/utraced-vm-init panic=-1 quiet" \
-	-drive "file=$img/root.img,format=raw,if=virtio,snapshot=on" \
-	"${shares[@]}" -serial "file:$OUT/console.log" &
-qemu=$!
-# The guest's progress lines, while it runs.
-tail -n +1 -F --pid=$qemu "$OUT/console.log" 2>/dev/null | grep --line-buffered -E '^(guest|utraced-vm):' &
-wait $qemu && rc=0 || rc=$?
-sleep 1
-echo "run.sh: the guest ran $(($(date +%s) - start)) s (qemu exit $rc)"
-if [[ ! -f $OUT/done ]]; then
-	echo "run.sh: the guest did not finish; its console:" >&2
-	tail -30 "$OUT/console.log" >&2
-	exit 1
+# boot MODE INIT...: the guest, its kernel's command line ending in INIT;
+# its console in OUT/console[.MODE].log. Fails when it does not say done.
+boot() {
+	local mode=$1 log start rc qemu
+	shift
+	log=$OUT/console${mode:+.$mode}.log
+	start=$(date +%s)
+	echo "run.sh: booting the guest${mode:+ ($mode)} ($img, ${accel[*]}); its console: $log"
+	timeout -k 10 "${VM_TIMEOUT:-5400}" "qemu-system-$arch" -nodefaults -nographic -no-reboot \
+		"${machine[@]}" "${accel[@]}" -smp "${VM_CPUS:-$(nproc)}" -m "${VM_MEM:-4096}" \
+		-kernel "$img/vmlinuz" -initrd "$img/initrd.img" \
+		-append "root=/dev/vda rw console=$console panic=-1 quiet $*" \
+		-drive "file=$img/root.img,format=raw,if=virtio,snapshot=on" \
+		"${shares[@]}" -serial "file:$log" &
+	qemu=$!
+	# The guest's progress lines, while it runs.
+	tail -n +1 -F --pid=$qemu "$log" 2>/dev/null | grep --line-buffered -E '^(guest|utraced-vm):' &
+	wait $qemu && rc=0 || rc=$?
+	sleep 1
+	echo "run.sh: the guest${mode:+ ($mode)} ran $(($(date +%s) - start)) s (qemu exit $rc)"
+	if [[ ! -f $OUT/done${mode:+.$mode} ]]; then
+		echo "run.sh: the guest${mode:+ ($mode)} did not finish; its console:" >&2
+		tail -30 "$log" >&2
+		return 1
+	fi
+}
+
+failed=0
+boot "" init=/sbin/utraced-vm-init || failed=1
+# The second boot: systemd as PID 1, the packaged unit tried live
+# (tests/vm/systemd_unit.t), with the .deb built here.
+if [[ systemd.unit =~ ${VM_TESTS:-.} ]]; then
+	if tests/vm/host_deb.sh "$OUT/deb"; then
+		boot systemd init=/lib/systemd/systemd systemd.unit=utraced-vm.target || failed=1
+	else
+		failed=1
+	fi
 fi
-prove -e tests/vm/replay.sh "$OUT"/tap/*.tap
+prove -e tests/vm/replay.sh "$OUT"/tap/*.tap && ((!failed))
