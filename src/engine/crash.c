@@ -97,19 +97,6 @@ static bool crash_stop_of(struct uthread *th, long long deadline, int *status)
 	return crash_wait_stop(th->tid, deadline, status);
 }
 
-/* Is an int3's SIGTRAP (SI_KERNEL) queued for tid, behind the stop it is in? */
-static bool kernel_trap_queued(pid_t tid)
-{
-	struct __ptrace_peeksiginfo_args a = {.off = 0, .flags = 0, .nr = 8};
-	siginfo_t si[8];
-	long n = ptrace(PTRACE_PEEKSIGINFO, tid, &a, si);
-
-	for (long i = 0; i < n; i++)
-		if (si[i].si_signo == SIGTRAP && si[i].si_code == SI_KERNEL)
-			return true;
-	return false;
-}
-
 /*
  * A trap that an interrupt's stop overtook, still queued: a step's, or an
  * int3's (one of ours, or a trampoline's that the thread was just rolled
@@ -120,7 +107,7 @@ static bool kernel_trap_queued(pid_t tid)
  */
 static bool take_queued_trap(pid_t tid, long long deadline, int *status)
 {
-	if (!leaving_step_trap_queued(tid) && !kernel_trap_queued(tid))
+	if (!leaving_step_trap_queued(tid) && !leaving_trap_queued(tid, SI_KERNEL))
 		return true;
 	return ptrace(PTRACE_CONT, tid, 0L, 0L) == 0 && crash_wait_stop(tid, deadline, status);
 }

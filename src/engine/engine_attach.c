@@ -549,8 +549,9 @@ void engine_detach(struct engine *e)
 /*
  * SIGKILL, and no waiting for the death: a thread in uninterruptible sleep
  * (a hung NFS or FUSE request) can hold it off for ever, and the loop
- * must not wait for that. The loop reaps the exit like any other (and an
- * engine that detaches meanwhile leaves the dying threads to the kernel).
+ * must not wait for that. The loop reaps the exit like any other; an
+ * engine that detaches meanwhile puts the dying threads on the leaving
+ * list (uproc_detach_all), which lets each go at its exit stop.
  */
 int engine_kill(struct engine *e)
 {

@@ -282,6 +282,7 @@ void leaving_init(struct leaving *l, const struct uproc *p, pid_t tid);
 /* ... and what is done at its stop: rewound if at a trap of ours, detached with its signal. */
 void leaving_let_go(const struct leaving *l, int status);
 /* A single-step's trap is queued for stopped tid (an interrupt overtook it). */
+bool leaving_trap_queued(pid_t tid, int si_code);
 bool leaving_step_trap_queued(pid_t tid);
 /* A status of a leaving thread: handled (true), or not one of them. */
 bool leaving_status(struct tracer *t, pid_t tid, int status);

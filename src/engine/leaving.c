@@ -138,19 +138,25 @@ void leaving_let_go(const struct leaving *l, int status)
 }
 
 /*
- * A single-step's trap is a signal (TRAP_TRACE), which an interrupt's stop
- * overtakes and leaves queued: detached then, the thread would die of it.
+ * A trap is a signal (a single-step's: TRAP_TRACE; an int3's: SI_KERNEL),
+ * which an interrupt's stop overtakes and leaves queued: detached then,
+ * the thread would die of it.
  */
-bool leaving_step_trap_queued(pid_t tid)
+bool leaving_trap_queued(pid_t tid, int si_code)
 {
 	struct __ptrace_peeksiginfo_args a = {.off = 0, .flags = 0, .nr = 8};
 	siginfo_t si[8];
 	long n = ptrace(PTRACE_PEEKSIGINFO, tid, &a, si);
 
 	for (long i = 0; i < n; i++)
-		if (si[i].si_signo == SIGTRAP && si[i].si_code == TRAP_TRACE)
+		if (si[i].si_signo == SIGTRAP && si[i].si_code == si_code)
 			return true;
 	return false;
+}
+
+bool leaving_step_trap_queued(pid_t tid)
+{
+	return leaving_trap_queued(tid, TRAP_TRACE);
 }
 
 bool leaving_status(struct tracer *t, pid_t tid, int status)
