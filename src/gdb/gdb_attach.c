@@ -31,8 +31,8 @@
  */
 static void attach_nonstop(struct gdb_session *s, struct engine *e)
 {
-	size_t n = engine_threads(e, NULL, 0), got;
-	pid_t *tids = malloc((n ? n : 1) * sizeof(*tids));
+	pid_t *tids;
+	size_t n = gdb_proc_threads(s, e, &tids);
 	struct engine_stop first;
 
 	buf_reset(&s->reply);
@@ -45,8 +45,7 @@ static void attach_nonstop(struct gdb_session *s, struct engine *e)
 	first = s->last;
 	if (first.kind != ENGINE_STOP_SIGNAL || first.pid != engine_pid(e))
 		first.tid = 0;
-	got = engine_threads(e, tids, n);
-	for (size_t i = 0; i < n && i < got; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct engine_stop st = {
 			.kind = ENGINE_STOP_STOPPED, .pid = engine_pid(e), .tid = tids[i]};
 
