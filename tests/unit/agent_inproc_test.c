@@ -99,27 +99,10 @@ static int host_read_reg(void *ctx, int regnum, uint64_t *val)
 
 /* --- building programs */
 
-struct code {
-	uint8_t b[512];
-	size_t n;
-};
-
-static void emit(struct code *c, int op)
-{
-	if (c->n < sizeof(c->b))
-		c->b[c->n++] = (uint8_t)op;
-}
-
 static void emit_be(struct code *c, uint64_t v, int bytes)
 {
 	while (bytes--)
 		emit(c, (int)(v >> (8 * bytes) & 0xff));
-}
-
-static void push64(struct code *c, uint64_t v)
-{
-	emit(c, CONST64);
-	emit_be(c, v, 8);
 }
 
 /* A prog holding conds[0..n) then cmds[0..ncmds), in the blob's format. */
@@ -136,14 +119,8 @@ static struct agent_inproc_prog *prog_build_cmds(const struct code *conds, size_
 	prog->nconds = (uint32_t)n;
 	prog->ncmds = (uint32_t)ncmds;
 	prog->out = (uint64_t)(uintptr_t)out;
-	for (size_t i = 0; i < n + ncmds; i++) {
-		const struct code *c = i < n ? &conds[i] : &cmds[i - n];
-		uint32_t len = (uint32_t)c->n;
-
-		memcpy(buf + off, &len, 4);
-		memcpy(buf + off + 4, c->b, len);
-		off += 4 + ((len + 3) & ~3u);
-	}
+	for (size_t i = 0; i < n + ncmds; i++)
+		off = code_put(buf, off, i < n ? &conds[i] : &cmds[i - n]);
 	prog->size = (uint32_t)off;
 	return prog;
 }

@@ -27,24 +27,6 @@ static struct agent_inproc_frame frame;
 static struct agent_out_region *out;
 static uint8_t mem[256];
 
-struct code {
-	uint8_t b[256];
-	size_t n;
-};
-
-static void emit(struct code *c, int op)
-{
-	if (c->n < sizeof(c->b))
-		c->b[c->n++] = (uint8_t)op;
-}
-
-static void push64(struct code *c, uint64_t v)
-{
-	emit(c, 0x25);
-	for (int i = 7; i >= 0; i--)
-		emit(c, (int)(v >> (8 * i) & 0xff));
-}
-
 /* addr len trace end: what gdb_tp_fast.c makes of an 'M' action */
 static struct code trace_mem(uint64_t addr, uint64_t len, int op)
 {
@@ -85,14 +67,8 @@ static struct agent_inproc_prog *trace_prog(const struct code *cond, const struc
 	prog->regs_len = 560;
 	prog->hits_left = (uint64_t)(uintptr_t)hits_ctl;
 	prog->budget = (uint64_t)(uintptr_t)budget_ctl;
-	for (size_t i = 0; i < n + (cond ? 1 : 0); i++) {
-		const struct code *c = cond && i == 0 ? cond : &acts[i - (cond ? 1 : 0)];
-		uint32_t len = (uint32_t)c->n;
-
-		memcpy(buf + off, &len, 4);
-		memcpy(buf + off + 4, c->b, len);
-		off += 4 + ((len + 3) & ~3u);
-	}
+	for (size_t i = 0; i < n + (cond ? 1 : 0); i++)
+		off = code_put(buf, off, cond && i == 0 ? cond : &acts[i - (cond ? 1 : 0)]);
 	prog->size = (uint32_t)off;
 	return prog;
 }
