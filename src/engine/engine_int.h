@@ -314,6 +314,8 @@ int uproc_stop_all_sync(struct uproc *p, long long deadline);
 void uproc_take_queued_signals(struct uproc *p);
 void uproc_handle_status(struct uproc *p, struct uthread *th, int status);
 void uproc_exited(struct uproc *p, int status);
+/* th had an event: the thread a ^C names if it comes before a resume (sched.c). */
+void event_seen(struct uthread *th);
 /* The signal th's resume or detach gives it: 0 if it had to be queued instead. */
 int uproc_resume_signal(struct uthread *th);
 

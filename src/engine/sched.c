@@ -145,8 +145,7 @@ static void group_stop_report(struct uthread *th)
 	th->group_stop = 0;
 	th->pending = ev;
 	th->has_pending = true;
-	th->p->last_event = th; /* (the thread a ^C names) */
-	th->p->event_seq++;
+	event_seen(th);
 	event_dispatch(th);
 }
 

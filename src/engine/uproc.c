@@ -259,8 +259,7 @@ void uproc_exited(struct uproc *p, int status)
 	}
 }
 
-/* th had an event: the thread a ^C names if it comes before a resume (sched.c). */
-static void event_seen(struct uthread *th)
+void event_seen(struct uthread *th)
 {
 	th->p->last_event = th;
 	th->p->event_seq++;
