@@ -1,5 +1,5 @@
 /*
- * engine_trc.c: the tracer core's reader (struct trc_reader) over a
+ * engine_trc.c: the strace core's reader (struct trc_reader) over a
  * stopped thread of an engine. One adapter for both decoders' hosts.
  */
 #include "engine_trc.h"

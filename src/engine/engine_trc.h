@@ -1,12 +1,12 @@
 /*
- * engine_trc.h: the tracer core's reader over a thread an engine holds
+ * engine_trc.h: the strace core's reader over a thread an engine holds
  * stopped, and the observer set up from its options, for both places that
  * decode syscalls (ustrace's own engine and the daemon's trace sessions).
  */
 #ifndef UTRACED_ENGINE_TRC_H
 #define UTRACED_ENGINE_TRC_H
 
-#include "../tracer/trc.h"
+#include "../strace/trc.h"
 #include "engine.h"
 
 struct engine_trc_thread {
@@ -21,7 +21,7 @@ struct engine_trc_thread {
  */
 struct trc_reader engine_trc_reader(struct engine_trc_thread *t);
 
-/* The tracer core's personality of a thread of this arch (NULL: x86-64). */
+/* The strace core's personality of a thread of this arch (NULL: x86-64). */
 enum trc_pers engine_trc_pers(const struct arch_desc *arch);
 
 /*

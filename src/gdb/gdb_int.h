@@ -73,7 +73,7 @@ int gdb_handle_restart(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_extended(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_run_setting(struct gdb_session *s, const char *p, size_t len);
 
-/* Kill the session's process, if any, and drop its engine (gdb_process.c). */
+/* Kill the session's process, if any, and drop its engine (gdb_detach.c). */
 int gdb_kill_process(struct gdb_session *s);
 
 /* Packet handlers, by file. See the table in gdb_dispatch.c. */

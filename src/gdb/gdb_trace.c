@@ -6,11 +6,11 @@
  * -p PID` joins it through RUNDIR/<pid>.sock like any client and asks, in
  * one packet, for a trace with its options. The session then stops being
  * a gdb session: its engine is swapped for an observer engine
- * (engine_observe), the tracer core (src/tracer/) decodes each event right
+ * (engine_observe), the strace core (src/strace/) decodes each event right
  * here while the thread is stopped (its reader is engine_mem_read and
  * /proc), time stamps are taken here at the event, and its output goes to
  * the client as RSP notifications: not as finished text but as the
- * records of src/tracer/trc_stream.c, so that the client lays out the
+ * records of src/strace/trc_stream.c, so that the client lays out the
  * lines where they meet those of the other processes it traces
  * ("<unfinished ...>", "[pid N]", one -c table). With -f the fork
  * children are traced too: the engine hands us an observer engine on each
@@ -20,7 +20,7 @@
  *
  * utraced's own packets (gdb's vendor-prefix convention, "Qcompany.name"):
  *
- *   Qutraced.trace:OPTS   OPTS is src/tracer/trc_wire.h's text. Only on a
+ *   Qutraced.trace:OPTS   OPTS is src/strace/trc_wire.h's text. Only on a
  *                         session that joined a held process (rendezvous
  *                         socket or FUSE file), as its first resume-less
  *                         act. Reply OK once the process has stopped
@@ -57,9 +57,9 @@
 #include <unistd.h>
 
 #include "../engine/engine_trc.h"
-#include "../tracer/trc.h"
-#include "../tracer/trc_stream.h"
-#include "../tracer/trc_wire.h"
+#include "../strace/trc.h"
+#include "../strace/trc_stream.h"
+#include "../strace/trc_wire.h"
 
 #define TRACE_CHUNK 8192u	/* text per notification */
 #define TRACE_HIGH  (1u << 20)	/* backlog above which syscalling threads are held */

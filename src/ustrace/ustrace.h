@@ -1,10 +1,10 @@
 /*
  * ustrace.h: the ustrace command: its options and the run that wires the
- * tracer core (src/tracer/) to a private engine (src/engine/).
+ * strace core (src/strace/) to a private engine (src/engine/).
  *
  * ust_parse() is pure (unit-tested in tests/unit/ustrace_opts_test.c);
  * ust_run() owns the processes: each -p PID that utraced already holds is
- * joined through the daemon (ustrace_join.c), which runs the tracer core
+ * joined through the daemon (ustrace_join.c), which runs the strace core
  * itself and streams the text; any other is traced by a private engine.
  */
 #ifndef UTRACED_USTRACE_H
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "../tracer/trc.h"
+#include "../strace/trc.h"
 
 #define UST_MAX_PIDS 64
 
@@ -95,7 +95,7 @@ int ust_run(struct ust_opts *o);
 
 /*
  * Joining a process utraced holds, through RUNDIR/<pid>.sock (ustrace_join.c).
- * What the daemon streams goes to out (trace records, src/tracer/trc_stream.c)
+ * What the daemon streams goes to out (trace records, src/strace/trc_stream.c)
  * and msg (stderr lines).
  */
 struct ust_join;

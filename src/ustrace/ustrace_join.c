@@ -8,7 +8,7 @@
  * (Qutraced.trace, see src/gdb/gdb_trace.c): the daemon runs the tracer
  * core itself, at the events, and streams the text back as notifications.
  * The packets go both ways through the client side of src/rsp's codec;
- * everything ustrace receives is trace records (src/tracer/trc_stream.c,
+ * everything ustrace receives is trace records (src/strace/trc_stream.c,
  * laid out by ustrace_run.c), a line for stderr, or the end of the process.
  */
 #include <errno.h>
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "../rsp/rsp.h"
-#include "../tracer/trc_wire.h"
+#include "../strace/trc_wire.h"
 #include "../util/buf.h"
 #include "../util/rundir.h"
 #include "ustrace.h"

@@ -1,6 +1,6 @@
 /*
  * ustrace_run.c: ustrace's own private engine: launch or attach, observe,
- * feed the tracer core, detach on ^C; and the processes utraced already
+ * feed the strace core, detach on ^C; and the processes utraced already
  * holds, joined through the daemon (ustrace_join.c), in the same loop.
  *
  * ustrace is an observer engine (engine_observe): the engine calls us
@@ -17,8 +17,8 @@
  * is rebuilt from our own argv and environment, read through a reader of
  * our own memory: the same decoder prints it.
  *
- * Our tracer core and every daemon stream (the records of
- * src/tracer/trc_stream.c, one stream per joined process) feed one
+ * Our strace core and every daemon stream (the records of
+ * src/strace/trc_stream.c, one stream per joined process) feed one
  * trc_out: the lines of all of them interleave as strace's would
  * ("<unfinished ...>" / "<... resumed>", "[pid N]" while more than one
  * task is traced), and -c prints one table for all.
@@ -37,8 +37,8 @@
 
 #include "../engine/engine.h"
 #include "../engine/engine_trc.h"
-#include "../tracer/trc_stream.h"
-#include "../tracer/trc_wire.h"
+#include "../strace/trc_stream.h"
+#include "../strace/trc_wire.h"
 #include "../util/buf.h"
 #include "ustrace.h"
 
