@@ -53,7 +53,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../engine/engine_trc.h"
@@ -73,7 +72,7 @@ struct gdb_trace {
 	struct engine_client client;
 	struct trc *trc;
 	bool follow;		 /* -f: every thread, and fork children */
-	int quiet;		 /* -q: no "Process N attached" */
+	bool quiet;		 /* -q: no "Process N attached" */
 	bool holding;		 /* threads are held for back-pressure */
 	struct buf text;	 /* trace records not yet framed into s->rsp.out */
 	struct buf pkt;		 /* a notification being built */
@@ -119,66 +118,31 @@ static size_t backlog(struct gdb_trace *tr)
 	return tr->text.len + tr->s->rsp.out.len;
 }
 
-/* -f: a fork child, with the observer engine the engine made for us at the fork. */
-static void kid_new(struct gdb_trace *tr, struct engine *e, pid_t pid)
+static void trace_msg(void *ctx, const char *s, size_t n)
 {
-	if (e && engine_kids_add(&tr->kids, e, pid))
-		trc_thread_new(tr->trc, pid);
+	notify(ctx, "utraced.msg:", s, n);
 }
+
+static const struct engine_trc_ops trace_trc_ops = {.msg = trace_msg};
 
 static void trace_on_event(void *ctx, const struct engine_event *ev)
 {
 	struct gdb_trace *tr = ctx;
-	/* a fork child's events come with its own engine, through which its memory is read */
+	struct engine_trc_host h = {
+		.trc = tr->trc,
+		.e = tr->e,
+		.pid = tr->pid,
+		.follow = tr->follow,
+		.quiet = tr->quiet,
+		.kids = &tr->kids,
+		.ops = &trace_trc_ops,
+		.ctx = tr,
+	};
+	/* a fork child's events come with its own engine, which holds its threads */
 	struct engine *from = ev->engine ? ev->engine : tr->e;
-	struct engine_trc_thread th = {from, ev->tid};
-	struct trc_reader rd = engine_trc_reader(&th);
-	struct trc_who w = {ev->tid, engine_trc_pers(ev->arch), &rd, {0, 0}, 0, false};
-	char msg[64];
 
-	if (!tr->e || (!tr->follow && ev->tid != tr->pid))
-		return; /* without -f strace traces the thread it was given only */
-	clock_gettime(CLOCK_REALTIME, &w.ts); /* -t, -T, -c: at the event, not at the client */
-	w.stime_ns = ev->stime_ns;
-	switch (ev->kind) {
-	case ENGINE_EV_SYSCALL_ENTRY:
-		trc_syscall_entry(tr->trc, &w, ev->nr, ev->args);
-		break;
-	case ENGINE_EV_SYSCALL_EXIT:
-		trc_syscall_exit(tr->trc, &w, ev->ret);
-		break;
-	case ENGINE_EV_SIGNAL:
-		if (ev->si)
-			trc_signal(tr->trc, &w, ev->si);
-		break;
-	case ENGINE_EV_STOPPED:
-		trc_stopped(tr->trc, &w, ev->status);
-		break;
-	case ENGINE_EV_EXITING:
-		trc_exiting(tr->trc, &w);
-		break;
-	case ENGINE_EV_TID_CHANGED:
-		trc_retid(tr->trc, &w, ev->old_tid);
-		break;
-	case ENGINE_EV_EXITED:
-		trc_exited(tr->trc, &w, ev->status);
-		break;
-	case ENGINE_EV_KILLED:
-		trc_killed(tr->trc, &w, ev->status, false);
-		break;
-	case ENGINE_EV_THREAD_NEW:
-		trc_thread_new(tr->trc, ev->tid);
-		if (!tr->quiet) {
-			int n = snprintf(msg, sizeof(msg), "ustrace: Process %d attached\n",
-					 (int)ev->tid);
-
-			notify(tr, "utraced.msg:", msg, (size_t)n);
-		}
-		break;
-	case ENGINE_EV_PROC_NEW:
-		kid_new(tr, ev->child, ev->child_pid);
-		break;
-	}
+	if (!tr->e || !engine_trc_event(&h, ev))
+		return;
 	if (tr->text.len >= TRACE_CHUNK)
 		frame_text(tr);
 	if ((ev->kind == ENGINE_EV_SYSCALL_ENTRY || ev->kind == ENGINE_EV_SYSCALL_EXIT) &&

@@ -84,18 +84,20 @@ static void join_out(void *ctx, const char *s, size_t n)
 	trc_stream_feed(up->rx, s, n, &up->u->sink);
 }
 
-static void join_msg(void *ctx, const char *s, size_t n)
+/*
+ * A line for stderr, from the daemon or the adapter ("ustrace: Process N
+ * attached"): our own name on it, as on our lines. One write, as before.
+ */
+static void stderr_msg(void *ctx, const char *s, size_t n)
 {
 	static const char daemon_pfx[] = "ustrace: ";
 	size_t k = sizeof(daemon_pfx) - 1;
 
 	(void)ctx;
-	if (n >= k && !memcmp(s, daemon_pfx, k)) { /* our own name on it, as on our lines */
-		fprintf(stderr, "%s: ", ust_progname);
-		s += k;
-		n -= k;
-	}
-	fwrite(s, 1, n, stderr);
+	if (n >= k && !memcmp(s, daemon_pfx, k))
+		fprintf(stderr, "%s: %.*s", ust_progname, (int)(n - k), s + k);
+	else
+		fwrite(s, 1, n, stderr);
 }
 
 static void proc_gone(struct ust_proc *up, bool killed, int code)
@@ -108,13 +110,18 @@ static void proc_gone(struct ust_proc *up, bool killed, int code)
 		up->u->status = killed ? 0x100 | code : code;
 }
 
-/* -f: a fork child, traced by an engine of our own that the engine made at the fork. */
-static void kid_new(struct ust *u, struct engine *e, pid_t pid)
+static void ev_proc_gone(void *ctx, bool killed, int code)
 {
-	if (!e || !engine_kids_add(&u->kids, e, pid))
-		return;
-	u->alive++;
-	trc_thread_new(u->trc, pid);
+	proc_gone(ctx, killed, code);
+}
+
+/* -f: a fork child, traced by an engine of our own that the engine made at the fork. */
+static void kid_new(void *ctx, pid_t pid)
+{
+	struct ust_proc *up = ctx;
+
+	(void)pid;
+	up->u->alive++;
 }
 
 /* A fork child's process ended (its engine's on_stop, where leaving is allowed). */
@@ -126,64 +133,51 @@ static bool kid_gone(struct ust *u, pid_t pid)
 	return true;
 }
 
+static void inject_entry(void *ctx, struct engine *e, pid_t tid, enum trc_pers p, long nr)
+{
+	struct ust *u = ((struct ust_proc *)ctx)->u;
+
+	if (u->o->inject.nrules)
+		ust_inject_entry(&u->o->inject, &u->inj, e, tid, p, nr);
+}
+
+static bool inject_exit(void *ctx, struct engine *e, pid_t tid, int64_t *ret)
+{
+	struct ust *u = ((struct ust_proc *)ctx)->u;
+
+	return u->o->inject.nrules && ust_inject_exit(&u->inj, e, tid, ret);
+}
+
+static const struct engine_trc_ops ust_trc_ops = {
+	.msg = stderr_msg,
+	.kid_new = kid_new,
+	.proc_gone = ev_proc_gone,
+	.inject_entry = inject_entry,
+	.inject_exit = inject_exit,
+};
+
+/* The strace core's host for up: the adapter of engine_trc.c does the rest. */
+static struct engine_trc_host host_of(struct ust_proc *up)
+{
+	struct ust *u = up->u;
+
+	return (struct engine_trc_host){
+		.trc = u->trc,
+		.e = up->e,
+		.pid = up->pid,
+		.follow = u->o->follow,
+		.quiet = u->o->trc.quiet & TRC_QUIET_ATTACH,
+		.kids = &u->kids,
+		.ops = &ust_trc_ops,
+		.ctx = up,
+	};
+}
+
 static void on_event(void *ctx, const struct engine_event *ev)
 {
-	struct ust_proc *up = ctx;
-	struct ust *u = up->u;
-	/* a fork child's events come with its own engine, our ctx */
-	struct engine_trc_thread th = {ev->engine ? ev->engine : up->e, ev->tid};
-	struct trc_reader rd = engine_trc_reader(&th);
-	struct trc_who w = {ev->tid, engine_trc_pers(ev->arch), &rd, {0, 0}, 0, false};
-	int64_t ret;
+	struct engine_trc_host h = host_of(ctx);
 
-	if (!u->o->follow && ev->tid != up->pid)
-		return; /* without -f strace traces the thread it was given only */
-	now(&w.ts);
-	w.stime_ns = ev->stime_ns;
-	switch (ev->kind) {
-	case ENGINE_EV_SYSCALL_ENTRY:
-		trc_syscall_entry(u->trc, &w, ev->nr, ev->args);
-		if (u->o->inject.nrules)
-			ust_inject_entry(&u->o->inject, &u->inj, th.e, ev->tid, w.pers, ev->nr);
-		break;
-	case ENGINE_EV_SYSCALL_EXIT:
-		ret = ev->ret;
-		if (u->o->inject.nrules)
-			w.injected = ust_inject_exit(&u->inj, th.e, ev->tid, &ret);
-		trc_syscall_exit(u->trc, &w, ret);
-		break;
-	case ENGINE_EV_SIGNAL:
-		if (ev->si)
-			trc_signal(u->trc, &w, ev->si);
-		break;
-	case ENGINE_EV_STOPPED:
-		trc_stopped(u->trc, &w, ev->status);
-		break;
-	case ENGINE_EV_EXITING:
-		trc_exiting(u->trc, &w);
-		break;
-	case ENGINE_EV_TID_CHANGED:
-		trc_retid(u->trc, &w, ev->old_tid);
-		break;
-	case ENGINE_EV_EXITED:
-		trc_exited(u->trc, &w, ev->status);
-		if (ev->tid == up->pid)
-			proc_gone(up, false, ev->status);
-		break;
-	case ENGINE_EV_KILLED:
-		trc_killed(u->trc, &w, ev->status, false);
-		if (ev->tid == up->pid)
-			proc_gone(up, true, ev->status);
-		break;
-	case ENGINE_EV_PROC_NEW:
-		kid_new(u, ev->child, ev->child_pid);
-		break;
-	case ENGINE_EV_THREAD_NEW:
-		trc_thread_new(u->trc, ev->tid);
-		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
-			fprintf(stderr, "%s: Process %d attached\n", ust_progname, (int)ev->tid);
-		break;
-	}
+	engine_trc_event(&h, ev);
 }
 
 /* Exits come through on_event; on_stop only makes sure we notice the end. */
@@ -350,7 +344,7 @@ static const struct ust_join_cb *join_cb(struct ust_proc *up)
 {
 	static struct ust_join_cb cb;
 
-	cb = (struct ust_join_cb){up, join_out, join_msg};
+	cb = (struct ust_join_cb){up, join_out, stderr_msg};
 	return &cb;
 }
 
@@ -423,6 +417,7 @@ static int start_attach(struct ust *u)
 	for (i = 0; i < u->o->npids; i++) {
 		struct ust_proc *up = &u->procs[u->nprocs];
 		struct engine_client c = client_for(up);
+		struct engine_trc_host h;
 		int joined;
 
 		up->u = u;
@@ -441,8 +436,8 @@ static int start_attach(struct ust *u)
 			trc_thread_new(u->trc, up->pid);
 		u->nprocs++;
 		u->alive++;
-		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
-			fprintf(stderr, "%s: Process %d attached\n", ust_progname, (int)up->pid);
+		h = host_of(up);
+		engine_trc_attached(&h, up->pid);
 		if (up->e)
 			attach_signals(up);
 		if (up->e && engine_trc_observe(up->e, &u->o->trc, u->o->follow)) {
