@@ -108,8 +108,8 @@ struct ust_join_cb {
 
 /*
  * 1: joined, *j set; 0: no daemon holds pid (no socket, or it would not
- * have us): trace it ourselves; -1: the daemon holds it but would not
- * trace it, why in err.
+ * have us): trace it ourselves; -errno: the daemon holds it but would not
+ * trace it (its Exx), why in err too.
  */
 int ust_join_open(struct ust_join **j, pid_t pid, const struct trc_wire *w,
 		  const struct ust_join_cb *cb, char *err, size_t errlen);

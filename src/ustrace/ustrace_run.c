@@ -298,6 +298,7 @@ static void redirect_std(void)
 		close(fd);
 }
 
+/* PROG, launched and observed: 0, or -errno (said on stderr). */
 static int start_launch(struct ust *u)
 {
 	static long nrs64[TRC_SET_MAX], nrs32[TRC_SET_MAX];
@@ -319,16 +320,19 @@ static int start_launch(struct ust *u)
 	}
 	up->e = engine_launch(u->t, &l, &c, &err);
 	if (!up->e) {
-		if (err > 0 && (err & ENGINE_LAUNCH_ESECCOMP))
+		if (err > 0 && (err & ENGINE_LAUNCH_ESECCOMP)) {
 			fprintf(stderr, "%s: seccomp filter: %s\n", ust_progname,
 				strerror(err & 0xffff));
-		else if (err > 0)
+			return -(err & 0xffff);
+		}
+		if (err > 0) {
 			fprintf(stderr, "%s: %s: exited before it started\n", ust_progname,
 				u->o->argv[0]);
-		else
-			fprintf(stderr, "%s: Can't stat '%s': %s\n", ust_progname, u->o->argv[0],
-				strerror(-err));
-		return -1;
+			return -ECHILD;
+		}
+		fprintf(stderr, "%s: Can't stat '%s': %s\n", ust_progname, u->o->argv[0],
+			strerror(-err));
+		return err;
 	}
 	up->pid = engine_pid(up->e);
 	u->nprocs++;
@@ -337,7 +341,7 @@ static int start_launch(struct ust *u)
 	redirect_std();
 	trc_thread_new(u->trc, up->pid);
 	print_execve(u, up->pid, engine_arch(up->e));
-	return engine_trc_observe(up->e, &u->o->trc, u->o->follow) ? -1 : 0;
+	return engine_trc_observe(up->e, &u->o->trc, u->o->follow);
 }
 
 static const struct ust_join_cb *join_cb(struct ust_proc *up)
@@ -350,7 +354,7 @@ static const struct ust_join_cb *join_cb(struct ust_proc *up)
 
 /*
  * pid is held by utraced (a gdb debugs it there): join through the daemon.
- * 1 joined, 0 not held (trace it ourselves), -1 held but refused.
+ * 1 joined, 0 not held (trace it ourselves), -errno held but refused.
  */
 static int join(struct ust *u, struct ust_proc *up)
 {
@@ -409,10 +413,11 @@ static void attach_signals(struct ust_proc *up)
 		print_group_stop(up, &more[i]);
 }
 
+/* Each -p PID, joined or attached: 0 if one at least, or -errno (said on stderr). */
 static int start_attach(struct ust *u)
 {
 	size_t i;
-	int err = 0;
+	int err = 0, rc;
 
 	for (i = 0; i < u->o->npids; i++) {
 		struct ust_proc *up = &u->procs[u->nprocs];
@@ -440,12 +445,13 @@ static int start_attach(struct ust *u)
 		engine_trc_attached(&h, up->pid);
 		if (up->e)
 			attach_signals(up);
-		if (up->e && engine_trc_observe(up->e, &u->o->trc, u->o->follow)) {
+		rc = up->e ? engine_trc_observe(up->e, &u->o->trc, u->o->follow) : 0;
+		if (rc < 0) {
 			fprintf(stderr, "%s: cannot observe pid %d\n", ust_progname, (int)up->pid);
-			return -1;
+			return rc;
 		}
 	}
-	return u->nprocs ? 0 : -1;
+	return u->nprocs ? 0 : -ESRCH;
 }
 
 /* A joined process's stream ended: it exited, or the daemon went away. */
