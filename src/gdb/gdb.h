@@ -22,6 +22,7 @@
 
 struct gdb_server; /* daemon-wide options, shared by sessions (main.c) */
 struct gdb_cond;
+struct gdb_run;
 struct tp_exp;
 
 #define GDB_CATCH_MAX  512 /* syscall numbers in one QCatchSyscalls list */
@@ -109,12 +110,7 @@ struct gdb_session {
 	struct engine_client client;
 	bool peer_known;	 /* peer is the client (unix socket, FUSE) */
 	struct proc_caller peer; /* its ids and capabilities, taken when it came */
-	char **env;		 /* environment for vRun (QEnvironment*) */
-	size_t env_len;
-	char *cwd;		 /* QSetWorkingDir, NULL = ours */
-	char **last_argv;	 /* what the last launch ran, for 'R' */
-	bool no_aslr;		 /* QDisableRandomization */
-	bool startup_with_shell; /* QStartupWithShell */
+	struct gdb_run *run;	 /* how the next vRun or 'R' starts a program (gdb_extended.c) */
 	struct gdb_trace *trace; /* Qutraced.trace: a streamed syscall trace (gdb_trace.c) */
 	struct tp_exp *tp;	 /* tracepoints: this gdb's experiment (gdb_tp.c) */
 	long tframe;		 /* QTFrame: the trace frame gdb looks at, -1: none */
