@@ -22,6 +22,7 @@
 
 struct gdb_server; /* daemon-wide options, shared by sessions (main.c) */
 struct gdb_cond;
+struct gdb_nsq;
 struct gdb_run;
 struct tp_exp;
 
@@ -75,8 +76,7 @@ struct gdb_session {
 	} again;
 	struct gdb_cond *conds; /* breakpoint conditions (gdb_cond.c) */
 	size_t nconds;
-	struct engine_stop *nsq; /* non-stop stops gdb has not drained (vStopped) */
-	size_t nsq_len, nsq_cap;
+	struct gdb_nsq *nsq; /* non-stop stops gdb has not drained (gdb_nonstop.c) */
 	struct tracer *tracer;
 	struct gdb_server *server;
 	bool extended;		  /* '!' received */

@@ -95,6 +95,8 @@ void gdb_cond_printed(struct gdb_session *s, struct engine *e, const struct agen
 void gdb_nonstop_on_stop(struct gdb_session *s, const struct engine_stop *st);
 int gdb_nonstop_question(struct gdb_session *s);
 void gdb_nonstop_free(struct gdb_session *s);
+/* The stops gdb has not drained with vStopped yet, oldest first: how many, and *stops. */
+size_t gdb_nonstop_pending(const struct gdb_session *s, const struct engine_stop **stops);
 int gdb_handle_qnonstop(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_vstopped(struct gdb_session *s, const char *p, size_t len);
 
