@@ -21,6 +21,7 @@
 #include "../util/procfs.h"
 
 struct gdb_server; /* daemon-wide options, shared by sessions (main.c) */
+struct gdb_catch;
 struct gdb_cond;
 struct gdb_nsq;
 struct gdb_run;
@@ -99,14 +100,11 @@ struct gdb_session {
 	bool pass[NSIG];	/* QPassSignals */
 	bool program_sig[NSIG]; /* QProgramSignals (true = may deliver) */
 	bool program_sig_set;
-	bool catch_on;	/* QCatchSyscalls:1 */
-	bool catch_all; /* ... without a list */
-	size_t catch_n;
-	long catch_nrs[GDB_CATCH_MAX];
-	struct buf xfer_cache; /* a qXfer object being read in chunks */
-	char xfer_key[320];    /* which object xfer_cache holds */
-	int vfile_fds[256];    /* vFile:open handles, -1 = free (gdb keeps one per library) */
-	pid_t vfile_pid;       /* vFile:setfs (0 = our own view) */
+	struct gdb_catch *catch; /* QCatchSyscalls (gdb_query.c); NULL: none caught */
+	struct buf xfer_cache;	 /* a qXfer object being read in chunks */
+	char xfer_key[320];	 /* which object xfer_cache holds */
+	int vfile_fds[256];	 /* vFile:open handles, -1 = free (gdb keeps one per library) */
+	pid_t vfile_pid;	 /* vFile:setfs (0 = our own view) */
 	struct engine_client client;
 	bool peer_known;	 /* peer is the client (unix socket, FUSE) */
 	struct proc_caller peer; /* its ids and capabilities, taken when it came */

@@ -123,7 +123,9 @@ void gdb_tls_forget(struct gdb_proc *pr);
 
 int gdb_handle_catch_syscalls(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_thread_events(struct gdb_session *s, const char *p, size_t len);
+/* The session's QCatchSyscalls list to its engine; and, when the session ends, away. */
 void gdb_apply_catch(struct gdb_session *s);
+void gdb_catch_free(struct gdb_session *s);
 int gdb_handle_program_signals(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_qattached(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_qrcmd(struct gdb_session *s, const char *p, size_t len);

@@ -180,6 +180,7 @@ void gdb_session_free(struct gdb_session *s)
 	gdb_session_leave(s, false);
 	gdb_nonstop_free(s);
 	gdb_cond_free_all(s);
+	gdb_catch_free(s);
 	gdb_extended_free(s);
 	rsp_conn_free(&s->rsp);
 	buf_free(&s->reply);
