@@ -25,6 +25,7 @@ struct gdb_catch;
 struct gdb_cond;
 struct gdb_nsq;
 struct gdb_run;
+struct gdb_xfer;
 struct tp_exp;
 
 #define GDB_CATCH_MAX  512 /* syscall numbers in one QCatchSyscalls list */
@@ -101,8 +102,7 @@ struct gdb_session {
 	bool program_sig[NSIG]; /* QProgramSignals (true = may deliver) */
 	bool program_sig_set;
 	struct gdb_catch *catch; /* QCatchSyscalls (gdb_query.c); NULL: none caught */
-	struct buf xfer_cache;	 /* a qXfer object being read in chunks */
-	char xfer_key[320];	 /* which object xfer_cache holds */
+	struct gdb_xfer *xfer;	 /* the qXfer object gdb reads in chunks (gdb_xfer.c) */
 	int vfile_fds[256];	 /* vFile:open handles, -1 = free (gdb keeps one per library) */
 	pid_t vfile_pid;	 /* vFile:setfs (0 = our own view) */
 	struct engine_client client;

@@ -137,6 +137,7 @@ int gdb_handle_h(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_t(struct gdb_session *s, const char *p, size_t len);
 
 int gdb_handle_xfer(struct gdb_session *s, const char *p, size_t len);
+void gdb_xfer_free(struct gdb_session *s);
 int gdb_handle_xfer_write(struct gdb_session *s, const char *p, size_t len);
 /* `info os`: the qXfer:osdata:read document for annex into out (gdb_osdata.c). */
 int gdb_osdata_xml(const char *annex, struct buf *out);

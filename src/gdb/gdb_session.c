@@ -115,7 +115,6 @@ void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server
 	memset(s, 0, sizeof(*s));
 	rsp_conn_init(&s->rsp);
 	buf_init(&s->reply);
-	buf_init(&s->xfer_cache);
 	s->tracer = t;
 	s->server = srv;
 	s->tframe = -1;
@@ -184,7 +183,7 @@ void gdb_session_free(struct gdb_session *s)
 	gdb_extended_free(s);
 	rsp_conn_free(&s->rsp);
 	buf_free(&s->reply);
-	buf_free(&s->xfer_cache);
+	gdb_xfer_free(s);
 }
 
 static void handle_packet(struct gdb_session *s, const char *pkt, size_t len)
