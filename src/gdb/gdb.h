@@ -25,6 +25,7 @@ struct gdb_catch;
 struct gdb_cond;
 struct gdb_nsq;
 struct gdb_run;
+struct gdb_vfile;
 struct gdb_xfer;
 struct tp_exp;
 
@@ -103,8 +104,7 @@ struct gdb_session {
 	bool program_sig_set;
 	struct gdb_catch *catch; /* QCatchSyscalls (gdb_query.c); NULL: none caught */
 	struct gdb_xfer *xfer;	 /* the qXfer object gdb reads in chunks (gdb_xfer.c) */
-	int vfile_fds[256];	 /* vFile:open handles, -1 = free (gdb keeps one per library) */
-	pid_t vfile_pid;	 /* vFile:setfs (0 = our own view) */
+	struct gdb_vfile *vfile; /* vFile: open files, setfs (gdb_vfile.c) */
 	struct engine_client client;
 	bool peer_known;	 /* peer is the client (unix socket, FUSE) */
 	struct proc_caller peer; /* its ids and capabilities, taken when it came */

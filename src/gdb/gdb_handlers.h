@@ -14,6 +14,7 @@
 int gdb_handle_vfile(struct gdb_session *s, const char *payload, size_t len);
 /* Close every vFile handle and forget vFile:setfs (session teardown). */
 void gdb_vfile_close_all(struct gdb_session *s);
+void gdb_vfile_free(struct gdb_session *s); /* closes them all, then the state goes */
 /*
  * Append the qXfer:libraries-svr4:read document for annex (may be NULL or
  * "start=..;prev=..;lmid=..") to out (gdb_libraries.c). Returns 0 (an

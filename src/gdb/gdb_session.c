@@ -118,8 +118,6 @@ void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server
 	s->tracer = t;
 	s->server = srv;
 	s->tframe = -1;
-	for (size_t i = 0; i < sizeof(s->vfile_fds) / sizeof(s->vfile_fds[0]); i++)
-		s->vfile_fds[i] = -1;
 	s->client.ctx = s;
 	s->client.on_stop = session_on_stop;
 	s->client.bp_goes_on = session_bp_goes_on;
@@ -174,7 +172,7 @@ bool gdb_session_foreign(const struct gdb_session *s)
 
 void gdb_session_free(struct gdb_session *s)
 {
-	gdb_vfile_close_all(s);
+	gdb_vfile_free(s);
 	gdb_tp_session_gone(s);
 	gdb_session_leave(s, false);
 	gdb_nonstop_free(s);
