@@ -27,10 +27,10 @@ SRCS      := $(PURE_SRCS) $(filter-out $(PURE_SRCS),$(wildcard src/gdb/*.c)) \
 PURE_OBJS := $(PURE_SRCS:%.c=$(B)/%.o) $(B)/gen/agent_inproc_blob.o
 OBJS      := $(SRCS:%.c=$(B)/%.o) $(B)/gen/agent_inproc_blob.o
 
-# ustrace: the tracer core (src/tracer/, pure) and its command line (src/ustrace/).
+# ustrace: the strace core (src/strace/, pure) and its command line (src/ustrace/).
 # Syscall names, errno names and the decoder table are generated from the
-# kernel headers and src/tracer/trc_syscalls.in by src/tracer/trc_gen.sh.
-TRC_OBJS  := $(patsubst %.c,$(B)/%.o,$(wildcard src/tracer/*.c))
+# kernel headers and src/strace/trc_syscalls.in by src/strace/trc_gen.sh.
+TRC_OBJS  := $(patsubst %.c,$(B)/%.o,$(wildcard src/strace/*.c))
 UST_OBJS  := $(patsubst %.c,$(B)/%.o,$(wildcard src/ustrace/*.c))
 TRC_GEN   := $(addprefix $(B)/gen/,trc_names_64.h trc_names_32.h trc_errnames.h trc_specs.h trc_decoders.h)
 ASM_DIR   ?= $(firstword $(wildcard /usr/include/x86_64-linux-gnu/asm /usr/include/asm))
@@ -46,7 +46,7 @@ TOOLS     := $(B)/tests/rspclient $(B)/tests/hw_watch_probe $(B)/utraced-crashte
 
 all: $(B)/utraced $(B)/ustrace $(MANS)
 
-# The daemon runs the tracer core itself for trace sessions (src/gdb/gdb_trace.c).
+# The daemon runs the strace core itself for trace sessions (src/gdb/gdb_trace.c).
 $(B)/utraced: $(OBJS) $(TRC_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(ZYDIS_LIBS)
 
@@ -99,18 +99,18 @@ $(B)/fuse.flags: FORCE
 	@echo '$(FUSE_CFLAGS) $(FUSE_LIBS)' | cmp -s - $@ || echo '$(FUSE_CFLAGS) $(FUSE_LIBS)' >$@
 FORCE:
 
-$(B)/gen/trc_names_%.h: $(ASM_DIR)/unistd_%.h src/tracer/trc_gen.sh
+$(B)/gen/trc_names_%.h: $(ASM_DIR)/unistd_%.h src/strace/trc_gen.sh
 	@mkdir -p $(dir $@)
-	src/tracer/trc_gen.sh names $< >$@
-$(B)/gen/trc_errnames.h: src/tracer/trc_gen.sh
+	src/strace/trc_gen.sh names $< >$@
+$(B)/gen/trc_errnames.h: src/strace/trc_gen.sh
 	@mkdir -p $(dir $@)
-	src/tracer/trc_gen.sh errnos /usr/include/asm-generic/errno-base.h /usr/include/asm-generic/errno.h >$@
-$(B)/gen/trc_specs.h $(B)/gen/trc_decoders.h: $(B)/gen/%.h: src/tracer/trc_syscalls.in src/tracer/trc_gen.sh
+	src/strace/trc_gen.sh errnos /usr/include/asm-generic/errno-base.h /usr/include/asm-generic/errno.h >$@
+$(B)/gen/trc_specs.h $(B)/gen/trc_decoders.h: $(B)/gen/%.h: src/strace/trc_syscalls.in src/strace/trc_gen.sh
 	@mkdir -p $(dir $@)
-	src/tracer/trc_gen.sh $(if $(findstring specs,$*),specs,decoders) $< >$@
+	src/strace/trc_gen.sh $(if $(findstring specs,$*),specs,decoders) $< >$@
 $(TRC_OBJS): CFLAGS += -I$(B)/gen
 $(TRC_OBJS): | $(TRC_GEN)
-$(B)/src/tracer/trc_sysent.o: $(TRC_GEN)
+$(B)/src/strace/trc_sysent.o: $(TRC_GEN)
 
 $(B)/libtrc.a: $(TRC_OBJS)
 	ar rcs $@ $^
@@ -162,7 +162,7 @@ uninstall:
 $(B)/tests/unit/elf_func_test: CFLAGS += -fexceptions
 
 # Unit tests link pure code first; libutraced.a only resolves what remains
-# (and what it needs in turn: gdb_trace.o the tracer core).
+# (and what it needs in turn: gdb_trace.o the strace core).
 # x86_xol_test runs its i386 forms in this 32-bit child where the kernel runs
 # 32-bit programs (make check-vm): no libc in it, so no multilib to build it.
 $(B)/tests/unit/x86_xol_child32: tests/unit/x86_xol_child32.S
@@ -268,8 +268,8 @@ check-layers:
 		{ echo "layer violation: engine/arch include protocol code"; exit 1; }
 	@! grep -nE '(#include <sys/ptrace.h>|ptrace\()' src/gdb/*.[ch] src/endpoint/*.[ch] || \
 		{ echo "layer violation: gdb/endpoint use ptrace"; exit 1; }
-	@! grep -nE '#include .*(ptrace|engine/|gdb/|endpoint/|ustrace/)' src/tracer/*.[ch] || \
-		{ echo "layer violation: the tracer core includes engine or ptrace code"; exit 1; }
+	@! grep -nE '#include .*(ptrace|engine/|gdb/|endpoint/|ustrace/)' src/strace/*.[ch] || \
+		{ echo "layer violation: the strace core includes engine or ptrace code"; exit 1; }
 	@! grep -nE '(#include .*(ptrace|engine/|gdb/|endpoint/)|ptrace\()' src/agent/*.[ch] || \
 		{ echo "layer violation: agent expressions include engine, gdb or ptrace code"; exit 1; }
 
@@ -285,4 +285,4 @@ bench: all
 clean:
 	rm -rf $(B)
 
--include $(OBJS:.o=.d) $(UNITS:=.d) $(B)/tests/lib/fake_kernel.d $(TRC_OBJS:.o=.d) $(UST_OBJS:.o=.d) $(CRASH_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(UNITS:=.d) $(B)/tests/lib/fake_kernel.d $(B)/tests/lib/fuzz_world.d $(TRC_OBJS:.o=.d) $(UST_OBJS:.o=.d) $(CRASH_OBJS:.o=.d)

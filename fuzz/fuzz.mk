@@ -23,7 +23,7 @@ FZ           := $(B)/fuzz
 FUZZ_WORLD   := gdb_dispatch pty_session
 
 FUZZ_SRCS    := $(filter-out src/main.c src/ustrace/ustrace_main.c,$(SRCS) \
-		$(wildcard src/tracer/*.c src/ustrace/*.c))
+		$(wildcard src/strace/*.c src/ustrace/*.c))
 FUZZ_REPLAYS := $(FUZZ_NAMES:%=$(FZ)/replay/%_fuzz)
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FZ)/bin/%_fuzz)
 FUZZ_LINK    := $(FUSE_LIBS) $(ZYDIS_LIBS) -ldl
@@ -39,7 +39,7 @@ $(FZ)/robj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FUZZ_BASE) -c -o $@ $<
 $(FZ)/robj/src/endpoint/ep_fuse.o: FUZZ_BASE += $(FUSE_CFLAGS)
-$(FZ)/robj/src/tracer/%.o $(FZ)/robj/src/ustrace/%.o: | $(TRC_GEN)
+$(FZ)/robj/src/strace/%.o $(FZ)/robj/src/ustrace/%.o: | $(TRC_GEN)
 
 # (the in-process agent's blob is data: its plain object does)
 $(FZ)/libreplay.a: $(FUZZ_SRCS:%.c=$(FZ)/robj/%.o) $(B)/gen/agent_inproc_blob.o
@@ -58,7 +58,7 @@ $(FZ)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_BASE) -fsanitize=fuzzer-no-link -c -o $@ $<
 $(FZ)/obj/src/endpoint/ep_fuse.o: FUZZ_BASE += $(FUSE_CFLAGS)
-$(FZ)/obj/src/tracer/%.o $(FZ)/obj/src/ustrace/%.o: | $(TRC_GEN)
+$(FZ)/obj/src/strace/%.o $(FZ)/obj/src/ustrace/%.o: | $(TRC_GEN)
 
 $(FZ)/libfuzzed.a: $(FUZZ_SRCS:%.c=$(FZ)/obj/%.o) $(B)/gen/agent_inproc_blob.o
 	@rm -f $@

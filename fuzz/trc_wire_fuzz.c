@@ -1,7 +1,7 @@
 /*
  * trc_wire_fuzz.c: libFuzzer harness for what travels between ustrace and
  * the daemon when ustrace joins a process utraced holds: the trace's
- * options (src/tracer/trc_wire.c, decoded by the daemon from
+ * options (src/strace/trc_wire.c, decoded by the daemon from
  * Qutraced.trace) and the trace records streamed back (trc_stream.c,
  * decoded by ustrace from %utraced.out notifications).
  *
@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracer/trc.h"
-#include "tracer/trc_stream.h"
-#include "tracer/trc_wire.h"
+#include "strace/trc.h"
+#include "strace/trc_stream.h"
+#include "strace/trc_wire.h"
 #include "fuzz_check.h"
 
 static void discard(void *ctx, const char *s, size_t n)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracer/trc_wire.h"
+#include "strace/trc_wire.h"
 #include "ustrace/ustrace.h"
 #include "fuzz_check.h"
 

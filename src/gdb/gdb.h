@@ -21,7 +21,12 @@
 #include "../util/procfs.h"
 
 struct gdb_server; /* daemon-wide options, shared by sessions (main.c) */
+struct gdb_catch;
 struct gdb_cond;
+struct gdb_nsq;
+struct gdb_run;
+struct gdb_vfile;
+struct gdb_xfer;
 struct tp_exp;
 
 #define GDB_CATCH_MAX  512 /* syscall numbers in one QCatchSyscalls list */
@@ -74,8 +79,7 @@ struct gdb_session {
 	} again;
 	struct gdb_cond *conds; /* breakpoint conditions (gdb_cond.c) */
 	size_t nconds;
-	struct engine_stop *nsq; /* non-stop stops gdb has not drained (vStopped) */
-	size_t nsq_len, nsq_cap;
+	struct gdb_nsq *nsq; /* non-stop stops gdb has not drained (gdb_nonstop.c) */
 	struct tracer *tracer;
 	struct gdb_server *server;
 	bool extended;		  /* '!' received */
@@ -101,23 +105,13 @@ struct gdb_session {
 	bool pass[NSIG];	/* QPassSignals */
 	bool program_sig[NSIG]; /* QProgramSignals (true = may deliver) */
 	bool program_sig_set;
-	bool catch_on;	/* QCatchSyscalls:1 */
-	bool catch_all; /* ... without a list */
-	size_t catch_n;
-	long catch_nrs[GDB_CATCH_MAX];
-	struct buf xfer_cache; /* a qXfer object being read in chunks */
-	char xfer_key[320];    /* which object xfer_cache holds */
-	int vfile_fds[256];    /* vFile:open handles, -1 = free (gdb keeps one per library) */
-	pid_t vfile_pid;       /* vFile:setfs (0 = our own view) */
+	struct gdb_catch *catch; /* QCatchSyscalls (gdb_query.c); NULL: none caught */
+	struct gdb_xfer *xfer;	 /* the qXfer object gdb reads in chunks (gdb_xfer.c) */
+	struct gdb_vfile *vfile; /* vFile: open files, setfs (gdb_vfile.c) */
 	struct engine_client client;
 	bool peer_known;	 /* peer is the client (unix socket, FUSE) */
 	struct proc_caller peer; /* its ids and capabilities, taken when it came */
-	char **env;		 /* environment for vRun (QEnvironment*) */
-	size_t env_len;
-	char *cwd;		 /* QSetWorkingDir, NULL = ours */
-	char **last_argv;	 /* what the last launch ran, for 'R' */
-	bool no_aslr;		 /* QDisableRandomization */
-	bool startup_with_shell; /* QStartupWithShell */
+	struct gdb_run *run;	 /* how the next vRun or 'R' starts a program (gdb_extended.c) */
 	struct gdb_trace *trace; /* Qutraced.trace: a streamed syscall trace (gdb_trace.c) */
 	struct tp_exp *tp;	 /* tracepoints: this gdb's experiment (gdb_tp.c) */
 	long tframe;		 /* QTFrame: the trace frame gdb looks at, -1: none */

@@ -65,7 +65,7 @@ const struct gdb_packet gdb_packets[] = {
 	{"C", GDB_PREFIX, gdb_handle_c, true, NULL, 0},
 	{"s", GDB_PREFIX, gdb_handle_c, true, NULL, 0},
 	{"S", GDB_PREFIX, gdb_handle_c, true, NULL, 0},
-	/* process (gdb_process.c) */
+	/* detach and kill (gdb_detach.c) */
 	{"D", GDB_PARAM, gdb_handle_detach, true, NULL, 0},
 	{"k", GDB_EXACT, gdb_handle_kill, false, NULL, 0},
 	{"vKill", GDB_PARAM, gdb_handle_vkill, false, NULL, 0},

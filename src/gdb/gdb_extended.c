@@ -3,7 +3,8 @@
  * sends before a run (environment, working directory, shell, ASLR).
  *
  * gdb_launch() is also how the daemon starts the program named on its own
- * command line, so both paths start programs the same way.
+ * command line, so both paths start programs the same way. The settings
+ * are this file's (s->run), so no other handler changes them.
  */
 #include "gdb_int.h"
 #include "gdb_launch.h"
@@ -16,103 +17,124 @@
 
 extern char **environ;
 
-static void env_free(struct gdb_session *s)
+/* What the next launch of a session is given, and what its last one ran. */
+struct gdb_run {
+	char **env; /* environment (QEnvironment*), NULL-terminated */
+	size_t env_len;
+	char *cwd;		 /* QSetWorkingDir, NULL = ours */
+	char **last_argv;	 /* what the last launch ran, for 'R' */
+	bool no_aslr;		 /* QDisableRandomization */
+	bool startup_with_shell; /* QStartupWithShell */
+};
+
+static void env_free(struct gdb_run *r)
 {
-	for (size_t i = 0; s->env && s->env[i]; i++)
-		free(s->env[i]);
-	free(s->env);
-	s->env = NULL;
-	s->env_len = 0;
+	for (size_t i = 0; r->env && r->env[i]; i++)
+		free(r->env[i]);
+	free(r->env);
+	r->env = NULL;
+	r->env_len = 0;
 }
 
 /* Start again from the environment utraced was started with. */
-static void env_reset(struct gdb_session *s)
+static void env_reset(struct gdb_run *r)
 {
 	size_t n = 0;
 
-	env_free(s);
+	env_free(r);
 	while (environ[n])
 		n++;
-	s->env = calloc(n + 1, sizeof(*s->env));
-	if (!s->env)
+	r->env = calloc(n + 1, sizeof(*r->env));
+	if (!r->env)
 		return;
 	for (size_t i = 0; i < n; i++)
-		s->env[i] = strdup(environ[i]);
-	s->env_len = n;
+		r->env[i] = strdup(environ[i]);
+	r->env_len = n;
 }
 
 /* Remove NAME (the part of var up to '=' or its end). */
-static void env_unset(struct gdb_session *s, const char *var)
+static void env_unset(struct gdb_run *r, const char *var)
 {
 	size_t n = strcspn(var, "=");
 
-	for (size_t i = 0; i < s->env_len; i++) {
-		if (strncmp(s->env[i], var, n) || s->env[i][n] != '=')
+	for (size_t i = 0; i < r->env_len; i++) {
+		if (strncmp(r->env[i], var, n) || r->env[i][n] != '=')
 			continue;
-		free(s->env[i]);
-		memmove(&s->env[i], &s->env[i + 1], (s->env_len - i) * sizeof(*s->env));
-		s->env_len--;
+		free(r->env[i]);
+		memmove(&r->env[i], &r->env[i + 1], (r->env_len - i) * sizeof(*r->env));
+		r->env_len--;
 		return;
 	}
 }
 
-static int env_set(struct gdb_session *s, const char *var)
+static int env_set(struct gdb_run *r, const char *var)
 {
 	char **grown;
 
 	if (!strchr(var, '='))
 		return -EINVAL;
-	env_unset(s, var);
-	grown = realloc(s->env, (s->env_len + 2) * sizeof(*s->env));
+	env_unset(r, var);
+	grown = realloc(r->env, (r->env_len + 2) * sizeof(*r->env));
 	if (!grown)
 		return -ENOMEM;
-	s->env = grown;
-	s->env[s->env_len++] = strdup(var);
-	s->env[s->env_len] = NULL;
+	r->env = grown;
+	r->env[r->env_len++] = strdup(var);
+	r->env[r->env_len] = NULL;
 	return 0;
 }
 
+/* A session's settings, as gdbserver starts with them (one small object: aborts as buf does). */
 void gdb_extended_init(struct gdb_session *s)
 {
-	env_reset(s);
-	s->no_aslr = true;
-	s->startup_with_shell = s->server ? s->server->startup_with_shell : true;
+	struct gdb_run *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		abort();
+	env_reset(r);
+	r->no_aslr = true;
+	r->startup_with_shell = s->server ? s->server->startup_with_shell : true;
+	s->run = r;
 }
 
 void gdb_extended_free(struct gdb_session *s)
 {
-	env_free(s);
-	gdb_launch_argv_free(s->last_argv);
-	s->last_argv = NULL;
-	free(s->cwd);
-	s->cwd = NULL;
+	struct gdb_run *r = s->run;
+
+	if (!r)
+		return;
+	env_free(r);
+	gdb_launch_argv_free(r->last_argv);
+	free(r->cwd);
+	free(r);
+	s->run = NULL;
 }
 
-static void remember_argv(struct gdb_session *s, char *const prog[])
+static void remember_argv(struct gdb_run *r, char *const prog[])
 {
 	size_t n = 0;
 
-	gdb_launch_argv_free(s->last_argv);
+	gdb_launch_argv_free(r->last_argv);
 	while (prog[n])
 		n++;
-	s->last_argv = calloc(n + 1, sizeof(*s->last_argv));
-	for (size_t i = 0; s->last_argv && i < n; i++)
-		s->last_argv[i] = strdup(prog[i]);
+	r->last_argv = calloc(n + 1, sizeof(*r->last_argv));
+	for (size_t i = 0; r->last_argv && i < n; i++)
+		r->last_argv[i] = strdup(prog[i]);
 }
 
 struct engine *gdb_launch(struct gdb_session *s, char *const prog[], int *err)
 {
+	struct gdb_run *r = s->run;
 	const char *shell = NULL;
-	struct engine_launch l = {.env = s->env, .cwd = s->cwd};
+	struct engine_launch l = {.env = r->env, .cwd = r->cwd};
 	struct engine *e;
 	char **argv;
 
-	if (s->startup_with_shell) {
+	if (r->startup_with_shell) {
 		shell = getenv("SHELL");
 		if (!shell || !*shell)
 			shell = "/bin/sh";
 	}
-	l.flags = (s->no_aslr ? ENGINE_LAUNCH_NO_ASLR : 0) |
+	l.flags = (r->no_aslr ? ENGINE_LAUNCH_NO_ASLR : 0) |
 		  (s->server && s->server->stdio ? ENGINE_LAUNCH_STDIO : 0);
 	argv = gdb_launch_argv(prog, s->server ? s->server->wrapper : NULL, shell, &l.execs);
 	if (!argv) {
@@ -122,8 +144,8 @@ struct engine *gdb_launch(struct gdb_session *s, char *const prog[], int *err)
 	l.argv = argv;
 	e = engine_launch(s->tracer, &l, &s->client, err);
 	gdb_launch_argv_free(argv);
-	if (e && prog != (char *const *)s->last_argv)
-		remember_argv(s, prog);
+	if (e && prog != (char *const *)r->last_argv)
+		remember_argv(r, prog);
 	return e;
 }
 
@@ -135,12 +157,13 @@ int gdb_handle_restart(struct gdb_session *s, const char *p, size_t len)
 
 	(void)p;
 	(void)len;
-	if (!s->last_argv || gdb_session_foreign(s))
+	if (!s->run->last_argv || gdb_session_foreign(s))
 		return GDB_NO_REPLY;
 	gdb_kill_process(s);
-	e = gdb_launch(s, s->last_argv, &err);
+	e = gdb_launch(s, s->run->last_argv, &err);
 	if (e) {
-		fprintf(stderr, "Process %s created; pid = %d\n", s->last_argv[0], engine_pid(e));
+		fprintf(stderr, "Process %s created; pid = %d\n", s->run->last_argv[0],
+			engine_pid(e));
 		gdb_session_set_engine(s, e);
 	}
 	return GDB_NO_REPLY;
@@ -278,12 +301,13 @@ int gdb_handle_extended(struct gdb_session *s, const char *p, size_t len)
 /* "Qname:VALUE" settings that shape the next vRun. */
 int gdb_handle_run_setting(struct gdb_session *s, const char *p, size_t len)
 {
+	struct gdb_run *r = s->run;
 	const char *colon = memchr(p, ':', len), *end = p + len;
 	char *val = NULL;
 	int err = 0;
 
 	if (!strcmp(p, "QEnvironmentReset")) {
-		env_reset(s);
+		env_reset(r);
 		goto ok;
 	}
 	if (!colon)
@@ -294,22 +318,22 @@ int gdb_handle_run_setting(struct gdb_session *s, const char *p, size_t len)
 		if (end - colon != 2 || (colon[1] != '0' && colon[1] != '1'))
 			return -EINVAL;
 		if (p[1] == 'D')
-			s->no_aslr = on;
+			r->no_aslr = on;
 		else
-			s->startup_with_shell = on;
+			r->startup_with_shell = on;
 		goto ok;
 	}
 	val = hex_string(colon + 1, end);
 	if (!val)
 		return -EINVAL;
 	if (!strncmp(p, "QEnvironmentHexEncoded:", 23)) {
-		err = env_set(s, val);
+		err = env_set(r, val);
 	} else if (!strncmp(p, "QEnvironmentUnset:", 18)) {
-		env_unset(s, val);
+		env_unset(r, val);
 	} else { /* QSetWorkingDir: empty = the default; ~ expanded, as gdbserver does */
-		free(s->cwd);
-		s->cwd = *val ? tilde_expand(val) : NULL;
-		if (*val && !s->cwd)
+		free(r->cwd);
+		r->cwd = *val ? tilde_expand(val) : NULL;
+		if (*val && !r->cwd)
 			err = -ENOMEM;
 	}
 	free(val);

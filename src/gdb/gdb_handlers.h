@@ -16,6 +16,7 @@
 int gdb_handle_vfile(struct gdb_session *s, const char *payload, size_t len);
 /* Close every vFile handle and forget vFile:setfs (session teardown). */
 void gdb_vfile_close_all(struct gdb_session *s);
+void gdb_vfile_free(struct gdb_session *s); /* closes them all, then the state goes */
 /* open(2) checked as for the client; a regular file only. An fd or -errno. */
 int gdb_open_as_client(struct gdb_session *s, const char *path, int flags, mode_t mode);
 /*

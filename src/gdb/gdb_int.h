@@ -73,7 +73,7 @@ int gdb_handle_restart(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_extended(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_run_setting(struct gdb_session *s, const char *p, size_t len);
 
-/* Kill the session's process, if any, and drop its engine (gdb_process.c). */
+/* Kill the session's process, if any, and drop its engine (gdb_detach.c). */
 int gdb_kill_process(struct gdb_session *s);
 
 /* Packet handlers, by file. See the table in gdb_dispatch.c. */
@@ -95,6 +95,8 @@ void gdb_cond_printed(struct gdb_session *s, struct engine *e, const struct agen
 void gdb_nonstop_on_stop(struct gdb_session *s, const struct engine_stop *st);
 int gdb_nonstop_question(struct gdb_session *s);
 void gdb_nonstop_free(struct gdb_session *s);
+/* The stops gdb has not drained with vStopped yet, oldest first: how many, and *stops. */
+size_t gdb_nonstop_pending(const struct gdb_session *s, const struct engine_stop **stops);
 int gdb_handle_qnonstop(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_vstopped(struct gdb_session *s, const char *p, size_t len);
 
@@ -121,7 +123,9 @@ void gdb_tls_forget(struct gdb_proc *pr);
 
 int gdb_handle_catch_syscalls(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_thread_events(struct gdb_session *s, const char *p, size_t len);
+/* The session's QCatchSyscalls list to its engine; and, when the session ends, away. */
 void gdb_apply_catch(struct gdb_session *s);
+void gdb_catch_free(struct gdb_session *s);
 int gdb_handle_program_signals(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_qattached(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_qrcmd(struct gdb_session *s, const char *p, size_t len);
@@ -133,6 +137,7 @@ int gdb_handle_h(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_t(struct gdb_session *s, const char *p, size_t len);
 
 int gdb_handle_xfer(struct gdb_session *s, const char *p, size_t len);
+void gdb_xfer_free(struct gdb_session *s);
 int gdb_handle_xfer_write(struct gdb_session *s, const char *p, size_t len);
 /* `info os`: the qXfer:osdata:read document for annex into out (gdb_osdata.c). */
 int gdb_osdata_xml(const char *annex, struct buf *out);

@@ -6,7 +6,8 @@
  * through one "%Stop:" notification, then drains it with vStopped (each
  * reply is the next stop, "OK" when none is left). A stop that arrives
  * while gdb is draining is simply added to the queue. '?' reports one
- * stopped thread and lets the others run (question_one()).
+ * stopped thread and lets the others run (question_one()). The queue is
+ * this file's (s->nsq); gdb_resume.c only reads it (gdb_nonstop_pending).
  */
 #include "gdb_int.h"
 
@@ -15,31 +16,63 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct gdb_nsq {
+	struct engine_stop *v;
+	size_t n, cap;
+};
+
+/* Made at the first stop queued; growing it aborts when out of memory, as buf does. */
 static void queue_push(struct gdb_session *s, const struct engine_stop *st)
 {
-	if (s->nsq_len == s->nsq_cap) {
-		size_t cap = s->nsq_cap ? s->nsq_cap * 2 : 16;
-		struct engine_stop *q = realloc(s->nsq, cap * sizeof(*q));
+	struct gdb_nsq *q = s->nsq;
 
+	if (!q) {
+		q = s->nsq = calloc(1, sizeof(*q));
 		if (!q)
-			return;
-		s->nsq = q;
-		s->nsq_cap = cap;
+			abort();
 	}
-	s->nsq[s->nsq_len++] = *st;
+	q->v = array_grow(q->v, q->n, &q->cap, sizeof(*q->v));
+	q->v[q->n++] = *st;
+}
+
+static size_t queue_len(const struct gdb_session *s)
+{
+	return s->nsq ? s->nsq->n : 0;
+}
+
+/* The first stop queued: only while queue_len() > 0. */
+static const struct engine_stop *queue_head(const struct gdb_session *s)
+{
+	return &s->nsq->v[0];
+}
+
+/* Keep the first n stops (n <= queue_len()). */
+static void queue_cut(struct gdb_session *s, size_t n)
+{
+	if (s->nsq)
+		s->nsq->n = n;
 }
 
 static void queue_pop(struct gdb_session *s)
 {
-	if (s->nsq_len)
-		memmove(s->nsq, s->nsq + 1, --s->nsq_len * sizeof(s->nsq[0]));
+	struct gdb_nsq *q = s->nsq;
+
+	if (q && q->n)
+		memmove(q->v, q->v + 1, --q->n * sizeof(q->v[0]));
+}
+
+size_t gdb_nonstop_pending(const struct gdb_session *s, const struct engine_stop **stops)
+{
+	*stops = s->nsq ? s->nsq->v : NULL;
+	return queue_len(s);
 }
 
 void gdb_nonstop_free(struct gdb_session *s)
 {
+	if (s->nsq)
+		free(s->nsq->v);
 	free(s->nsq);
 	s->nsq = NULL;
-	s->nsq_len = s->nsq_cap = 0;
 }
 
 /* A stop of one of our threads, in non-stop mode. */
@@ -52,7 +85,7 @@ void gdb_nonstop_on_stop(struct gdb_session *s, const struct engine_stop *st)
 		s->have_last = true;
 	}
 	queue_push(s, st);
-	if (s->nsq_len != 1)
+	if (queue_len(s) != 1)
 		return; /* gdb is draining the queue: it will get there */
 	buf_init(&b);
 	buf_puts(&b, "Stop:");
@@ -76,7 +109,7 @@ int gdb_handle_qnonstop(struct gdb_session *s, const char *p, size_t len)
 	if (err)
 		return err;
 	s->nonstop = on;
-	s->nsq_len = 0;
+	queue_cut(s, 0);
 	buf_puts(&s->reply, "OK");
 	return 0;
 }
@@ -86,12 +119,12 @@ int gdb_handle_vstopped(struct gdb_session *s, const char *p, size_t len)
 	(void)p;
 	(void)len;
 	queue_pop(s); /* the one gdb has just dealt with */
-	if (!s->nsq_len) {
+	if (!queue_len(s)) {
 		s->attach_noregs = 0; /* an attach's stops all taken (gdb_attach.c) */
 		buf_puts(&s->reply, "OK");
 		return 0;
 	}
-	gdb_stop_reply(s, &s->nsq[0], &s->reply);
+	gdb_stop_reply(s, queue_head(s), &s->reply);
 	return 0;
 }
 
@@ -107,19 +140,19 @@ int gdb_handle_vstopped(struct gdb_session *s, const char *p, size_t len)
 static void question_one(struct gdb_session *s)
 {
 	const struct engine_resume acts[2] = {
-		{.tid = s->nsq[0].tid, .action = ENGINE_HOLD},
+		{.tid = queue_head(s)->tid, .action = ENGINE_HOLD},
 		{.tid = -1, .action = ENGINE_RUN},
 	};
-	const pid_t pids[2] = {s->nsq[0].pid, 0};
+	const pid_t pids[2] = {queue_head(s)->pid, 0};
 
 	if (gdb_procs_resume(s, acts, pids, 2) == 0)
-		s->nsq_len = 1;
+		queue_cut(s, 1);
 }
 
 /* '?' in non-stop: the last event's thread, else the first stopped one. */
 int gdb_nonstop_question(struct gdb_session *s)
 {
-	s->nsq_len = 0;
+	queue_cut(s, 0);
 	if (!s->nprocs) {
 		buf_puts(&s->reply, "OK"); /* no thread at all (extended-remote before run) */
 		return 0;
@@ -146,12 +179,12 @@ int gdb_nonstop_question(struct gdb_session *s)
 		}
 		free(tids);
 	}
-	if (!s->nsq_len) {
+	if (!queue_len(s)) {
 		buf_puts(&s->reply, "OK");
 		return 0;
 	}
-	if (s->nsq_len > 1)
+	if (queue_len(s) > 1)
 		question_one(s);
-	gdb_stop_reply(s, &s->nsq[0], &s->reply);
+	gdb_stop_reply(s, queue_head(s), &s->reply);
 	return 0;
 }

@@ -5,7 +5,15 @@
 #include "gdb_int.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The syscalls gdb catches (QCatchSyscalls:1): given to each engine the session takes. */
+struct gdb_catch {
+	bool all; /* no list: every syscall */
+	size_t n;
+	long nrs[GDB_CATCH_MAX];
+};
 
 static bool has_feature(const char *f, const char *end, const char *name)
 {
@@ -136,38 +144,63 @@ int gdb_handle_program_signals(struct gdb_session *s, const char *p, size_t len)
 
 void gdb_apply_catch(struct gdb_session *s)
 {
+	const struct gdb_catch *c = s->catch;
+
 	if (s->engine)
-		engine_catch_syscalls(s->engine, s->catch_on, s->catch_all ? NULL : s->catch_nrs,
-				      s->catch_n);
+		engine_catch_syscalls(s->engine, c != NULL, c && !c->all ? c->nrs : NULL,
+				      c ? c->n : 0);
 }
 
-/* "QCatchSyscalls:0" or "QCatchSyscalls:1[;nr]..." (hex syscall numbers). */
-int gdb_handle_catch_syscalls(struct gdb_session *s, const char *p, size_t len)
+void gdb_catch_free(struct gdb_session *s)
 {
-	const char *end = p + len, *q = memchr(p, ':', len);
+	free(s->catch);
+	s->catch = NULL;
+}
+
+/* ";nr;nr..." (hex, each below 1024) into c, whole or not at all: 0 or -EINVAL. */
+static int parse_catch_list(const char *q, const char *end, struct gdb_catch *c)
+{
 	size_t n = 0;
 
-	if (!q || end - q < 2 || (q[1] != '0' && q[1] != '1'))
-		return -EINVAL;
-	if (q[1] == '0') {
-		if (end - q != 2)
-			return -EINVAL;
-		s->catch_on = false;
-		goto out;
-	}
-	for (q += 2; q < end; n++) {
+	for (; q < end; n++) {
 		uint64_t nr;
 
 		q++; /* the ';' before each number */
 		if (q[-1] != ';' || rsp_parse_hex(&q, end, &nr) < 0 || nr >= 1024 ||
 		    n >= GDB_CATCH_MAX)
 			return -EINVAL;
-		s->catch_nrs[n] = (long)nr;
+		c->nrs[n] = (long)nr;
 	}
-	s->catch_on = true;
-	s->catch_all = n == 0;
-	s->catch_n = n;
-out:
+	c->all = n == 0;
+	c->n = n;
+	return 0;
+}
+
+/*
+ * "QCatchSyscalls:0" or "QCatchSyscalls:1[;nr]..." (hex syscall numbers).
+ * The list is read whole before it replaces the session's: a refused one
+ * leaves the one before (which the session's next engine is given).
+ */
+int gdb_handle_catch_syscalls(struct gdb_session *s, const char *p, size_t len)
+{
+	const char *end = p + len, *q = memchr(p, ':', len);
+	struct gdb_catch *c = NULL;
+
+	if (!q || end - q < 2 || (q[1] != '0' && q[1] != '1'))
+		return -EINVAL;
+	if (q[1] == '0' && end - q != 2)
+		return -EINVAL;
+	if (q[1] == '1') {
+		c = malloc(sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		if (parse_catch_list(q + 2, end, c) < 0) {
+			free(c);
+			return -EINVAL;
+		}
+	}
+	gdb_catch_free(s);
+	s->catch = c;
 	gdb_apply_catch(s);
 	buf_puts(&s->reply, "OK");
 	return 0;

@@ -73,11 +73,12 @@ static int resume_nonstop(struct gdb_session *s, const struct engine_resume *act
 {
 	struct engine_resume all[VCONT_MAX_ACTIONS * 2];
 	pid_t allpids[VCONT_MAX_ACTIONS * 2];
-	size_t k = 0;
+	const struct engine_stop *queued;
+	size_t k = 0, nq = gdb_nonstop_pending(s, &queued);
 	int err;
 
-	for (size_t i = 0; i < s->nsq_len && k < VCONT_MAX_ACTIONS; i++) {
-		const struct engine_stop *st = &s->nsq[i];
+	for (size_t i = 0; i < nq && k < VCONT_MAX_ACTIONS; i++) {
+		const struct engine_stop *st = &queued[i];
 
 		if (st->kind == ENGINE_STOP_EXITED || st->kind == ENGINE_STOP_KILLED ||
 		    named(acts, n, st->tid))

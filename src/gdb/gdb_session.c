@@ -122,14 +122,11 @@ void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server
 	memset(s, 0, sizeof(*s));
 	rsp_conn_init(&s->rsp);
 	buf_init(&s->reply);
-	buf_init(&s->xfer_cache);
 	buf_init(&s->held_pkt);
 	buf_init(&s->held_input);
 	s->tracer = t;
 	s->server = srv;
 	s->tframe = -1;
-	for (size_t i = 0; i < sizeof(s->vfile_fds) / sizeof(s->vfile_fds[0]); i++)
-		s->vfile_fds[i] = -1;
 	s->client.ctx = s;
 	s->client.on_stop = session_on_stop;
 	s->client.bp_goes_on = session_bp_goes_on;
@@ -184,15 +181,16 @@ bool gdb_session_foreign(const struct gdb_session *s)
 
 void gdb_session_free(struct gdb_session *s)
 {
-	gdb_vfile_close_all(s);
+	gdb_vfile_free(s);
 	gdb_tp_session_gone(s);
 	gdb_session_leave(s, false);
 	gdb_nonstop_free(s);
 	gdb_cond_free_all(s);
+	gdb_catch_free(s);
 	gdb_extended_free(s);
 	rsp_conn_free(&s->rsp);
 	buf_free(&s->reply);
-	buf_free(&s->xfer_cache);
+	gdb_xfer_free(s);
 	buf_free(&s->held_pkt);
 	buf_free(&s->held_input);
 }

@@ -98,7 +98,7 @@ static void ask(struct gdb_session *s, struct gdb_tls *t)
 		buf_printf(&s->reply, "%02x", (unsigned char)*c);
 }
 
-/* The index of the symbol named by hex[len], or -1 (not one we asked for). */
+/* The index of the symbol named by hex[len], -ENOENT (not one we ask for), or -EINVAL. */
 static int sym_index(const char *hex, size_t len)
 {
 	char name[64];
@@ -110,7 +110,7 @@ static int sym_index(const char *hex, size_t len)
 	for (int i = 0; i < GDB_TLS_NSYMS; i++)
 		if (!strcmp(name, tls_names[i]))
 			return i;
-	return -1;
+	return -ENOENT;
 }
 
 /* "qSymbol:VALUE:NAME" (gdb knows NAME) or "qSymbol::NAME" (it does not). */
@@ -126,10 +126,10 @@ static int take_answer(struct gdb_tls *t, const char *q, const char *end)
 	if (colon > q && (rsp_parse_hex(&v, colon, &value) < 0 || v != colon))
 		return -EINVAL;
 	i = sym_index(colon + 1, (size_t)(end - colon - 1));
-	if (i == -EINVAL)
-		return i;
-	if (i < 0)
+	if (i == -ENOENT)
 		return 0; /* not ours: go on asking */
+	if (i < 0)
+		return i;
 	if (colon > q) {
 		t->addr[i] = value;
 		t->known |= 1u << i;

@@ -6,11 +6,11 @@
  * -p PID` joins it through RUNDIR/<pid>.sock like any client and asks, in
  * one packet, for a trace with its options. The session then stops being
  * a gdb session: its engine is swapped for an observer engine
- * (engine_observe), the tracer core (src/tracer/) decodes each event right
+ * (engine_observe), the strace core (src/strace/) decodes each event right
  * here while the thread is stopped (its reader is engine_mem_read and
  * /proc), time stamps are taken here at the event, and its output goes to
  * the client as RSP notifications: not as finished text but as the
- * records of src/tracer/trc_stream.c, so that the client lays out the
+ * records of src/strace/trc_stream.c, so that the client lays out the
  * lines where they meet those of the other processes it traces
  * ("<unfinished ...>", "[pid N]", one -c table). With -f the fork
  * children are traced too: the engine hands us an observer engine on each
@@ -20,7 +20,7 @@
  *
  * utraced's own packets (gdb's vendor-prefix convention, "Qcompany.name"):
  *
- *   Qutraced.trace:OPTS   OPTS is src/tracer/trc_wire.h's text. Only on a
+ *   Qutraced.trace:OPTS   OPTS is src/strace/trc_wire.h's text. Only on a
  *                         session that joined a held process (rendezvous
  *                         socket or FUSE file), as its first resume-less
  *                         act. Reply OK once the process has stopped
@@ -53,13 +53,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../engine/engine_trc.h"
-#include "../tracer/trc.h"
-#include "../tracer/trc_stream.h"
-#include "../tracer/trc_wire.h"
+#include "../strace/trc.h"
+#include "../strace/trc_stream.h"
+#include "../strace/trc_wire.h"
 
 #define TRACE_CHUNK 8192u	/* text per notification */
 #define TRACE_HIGH  (1u << 20)	/* backlog above which syscalling threads are held */
@@ -73,7 +72,7 @@ struct gdb_trace {
 	struct engine_client client;
 	struct trc *trc;
 	bool follow;		 /* -f: every thread, and fork children */
-	int quiet;		 /* -q: no "Process N attached" */
+	bool quiet;		 /* -q: no "Process N attached" */
 	bool holding;		 /* threads are held for back-pressure */
 	struct buf text;	 /* trace records not yet framed into s->rsp.out */
 	struct buf pkt;		 /* a notification being built */
@@ -119,66 +118,31 @@ static size_t backlog(struct gdb_trace *tr)
 	return tr->text.len + tr->s->rsp.out.len;
 }
 
-/* -f: a fork child, with the observer engine the engine made for us at the fork. */
-static void kid_new(struct gdb_trace *tr, struct engine *e, pid_t pid)
+static void trace_msg(void *ctx, const char *s, size_t n)
 {
-	if (e && engine_kids_add(&tr->kids, e, pid))
-		trc_thread_new(tr->trc, pid);
+	notify(ctx, "utraced.msg:", s, n);
 }
+
+static const struct engine_trc_ops trace_trc_ops = {.msg = trace_msg};
 
 static void trace_on_event(void *ctx, const struct engine_event *ev)
 {
 	struct gdb_trace *tr = ctx;
-	/* a fork child's events come with its own engine, through which its memory is read */
+	struct engine_trc_host h = {
+		.trc = tr->trc,
+		.e = tr->e,
+		.pid = tr->pid,
+		.follow = tr->follow,
+		.quiet = tr->quiet,
+		.kids = &tr->kids,
+		.ops = &trace_trc_ops,
+		.ctx = tr,
+	};
+	/* a fork child's events come with its own engine, which holds its threads */
 	struct engine *from = ev->engine ? ev->engine : tr->e;
-	struct engine_trc_thread th = {from, ev->tid};
-	struct trc_reader rd = engine_trc_reader(&th);
-	struct trc_who w = {ev->tid, engine_trc_pers(ev->arch), &rd, {0, 0}, 0, false};
-	char msg[64];
 
-	if (!tr->e || (!tr->follow && ev->tid != tr->pid))
-		return; /* without -f strace traces the thread it was given only */
-	clock_gettime(CLOCK_REALTIME, &w.ts); /* -t, -T, -c: at the event, not at the client */
-	w.stime_ns = ev->stime_ns;
-	switch (ev->kind) {
-	case ENGINE_EV_SYSCALL_ENTRY:
-		trc_syscall_entry(tr->trc, &w, ev->nr, ev->args);
-		break;
-	case ENGINE_EV_SYSCALL_EXIT:
-		trc_syscall_exit(tr->trc, &w, ev->ret);
-		break;
-	case ENGINE_EV_SIGNAL:
-		if (ev->si)
-			trc_signal(tr->trc, &w, ev->si);
-		break;
-	case ENGINE_EV_STOPPED:
-		trc_stopped(tr->trc, &w, ev->status);
-		break;
-	case ENGINE_EV_EXITING:
-		trc_exiting(tr->trc, &w);
-		break;
-	case ENGINE_EV_TID_CHANGED:
-		trc_retid(tr->trc, &w, ev->old_tid);
-		break;
-	case ENGINE_EV_EXITED:
-		trc_exited(tr->trc, &w, ev->status);
-		break;
-	case ENGINE_EV_KILLED:
-		trc_killed(tr->trc, &w, ev->status, false);
-		break;
-	case ENGINE_EV_THREAD_NEW:
-		trc_thread_new(tr->trc, ev->tid);
-		if (!tr->quiet) {
-			int n = snprintf(msg, sizeof(msg), "ustrace: Process %d attached\n",
-					 (int)ev->tid);
-
-			notify(tr, "utraced.msg:", msg, (size_t)n);
-		}
-		break;
-	case ENGINE_EV_PROC_NEW:
-		kid_new(tr, ev->child, ev->child_pid);
-		break;
-	}
+	if (!tr->e || !engine_trc_event(&h, ev))
+		return;
 	if (tr->text.len >= TRACE_CHUNK)
 		frame_text(tr);
 	if ((ev->kind == ENGINE_EV_SYSCALL_ENTRY || ev->kind == ENGINE_EV_SYSCALL_EXIT) &&

@@ -4,13 +4,13 @@
  * With its default sysroot "target:", gdb reads the executable, every
  * shared library and some /proc files through these packets, so this is
  * how symbols reach a gdb that does not share our file system. Handles
- * given to gdb are indexes into s->vfile_fds; vFile:setfs makes path names
+ * given to gdb are indexes into s->vfile->fds (this file's state); vFile:setfs makes path names
  * resolve inside another process's root (a container's view), using
  * openat2(RESOLVE_IN_ROOT) on /proc/PID/root so that absolute symlinks and
  * ".." stay inside that root.
  *
  * The client is not trusted: every number is range checked, path names
- * with a NUL are refused, at most ARRAY_SIZE(vfile_fds) files are open per
+ * with a NUL are refused, at most ARRAY_SIZE(fds) files are open per
  * session, and reads are capped to one packet. Files are opened
  * O_NONBLOCK so that a FIFO cannot hang the event loop. utraced may run as
  * root for an unprivileged client: when the endpoint knows the client's
@@ -28,6 +28,7 @@
 #include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/stat.h>
@@ -36,7 +37,13 @@
 
 #include "gdb_fileio.h"
 
-#define VFILE_MAX ((int64_t)(sizeof(((struct gdb_session *)0)->vfile_fds) / sizeof(int)))
+/* A session's open files (gdb keeps one per library) and its view, made at its first vFile. */
+struct gdb_vfile {
+	int fds[256]; /* handle -> fd, -1 = free */
+	pid_t pid;    /* vFile:setfs: whose file system (0 = our own view) */
+};
+
+#define VFILE_MAX ((int64_t)(sizeof(((struct gdb_vfile *)0)->fds) / sizeof(int)))
 /* Data bytes of a pread reply, after escaping: room for "F<count>;" too. */
 #define VFILE_PREAD_MAX (RSP_MAX_PACKET - 32)
 
@@ -85,10 +92,10 @@ static int arg_fd(struct gdb_session *s, struct vargs *a, int *slot, bool last)
 
 	if (ret < 0)
 		return ret;
-	if (h >= VFILE_MAX || s->vfile_fds[h] < 0)
+	if (h >= VFILE_MAX || s->vfile->fds[h] < 0)
 		return -EBADF;
 	*slot = (int)h;
-	return s->vfile_fds[h];
+	return s->vfile->fds[h];
 }
 
 static int reply_result(struct gdb_session *s, int64_t r)
@@ -141,7 +148,7 @@ static int open_in_root(int root, const char *path, int flags, mode_t mode)
 
 /*
  * open(2) in the file system view chosen by vFile:setfs: ours (pid 0), or
- * that of process s->vfile_pid. Returns an fd or -errno.
+ * that of process s->vfile->pid. Returns an fd or -errno.
  */
 static int vfile_open(struct gdb_session *s, const char *path, int flags, mode_t mode)
 {
@@ -149,13 +156,13 @@ static int vfile_open(struct gdb_session *s, const char *path, int flags, mode_t
 	int root, fd;
 
 	flags |= O_CLOEXEC;
-	if (s->vfile_pid == 0) {
+	if (s->vfile->pid == 0) {
 		do
 			fd = open(path, flags, mode);
 		while (fd < 0 && errno == EINTR);
 		return fd < 0 ? -errno : fd;
 	}
-	snprintf(root_path, sizeof(root_path), "/proc/%d/root", (int)s->vfile_pid);
+	snprintf(root_path, sizeof(root_path), "/proc/%d/root", (int)s->vfile->pid);
 	root = open(root_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0)
 		return -errno;
@@ -177,7 +184,7 @@ static int op_open(struct gdb_session *s, struct vargs *a)
 	    (ret = gdb_fileio_open_flags((uint64_t)gflags, &flags)) < 0 ||
 	    (ret = gdb_fileio_open_mode((uint64_t)gmode, &mode)) < 0)
 		return reply_error(s, ret);
-	for (slot = 0; slot < VFILE_MAX && s->vfile_fds[slot] >= 0; slot++)
+	for (slot = 0; slot < VFILE_MAX && s->vfile->fds[slot] >= 0; slot++)
 		;
 	if (slot == VFILE_MAX)
 		return reply_error(s, -EMFILE);
@@ -185,7 +192,7 @@ static int op_open(struct gdb_session *s, struct vargs *a)
 	fd = vfile_open(s, path, flags | O_NONBLOCK | O_NOCTTY, mode);
 	if (fd < 0)
 		return reply_error(s, fd);
-	s->vfile_fds[slot] = fd;
+	s->vfile->fds[slot] = fd;
 	return reply_result(s, slot);
 }
 
@@ -196,7 +203,7 @@ static int op_close(struct gdb_session *s, struct vargs *a)
 
 	if (fd < 0)
 		return reply_error(s, fd);
-	s->vfile_fds[slot] = -1;
+	s->vfile->fds[slot] = -1;
 	/* Linux frees the descriptor even when close() reports an error. */
 	if (close(fd) < 0 && errno != EINTR)
 		return reply_error(s, -errno);
@@ -360,7 +367,7 @@ static int op_setfs(struct gdb_session *s, struct vargs *a)
 	if (ret < 0)
 		return reply_error(s, ret);
 	/* Like gdbserver, accept any pid: a missing process shows at the next open. */
-	s->vfile_pid = (pid_t)pid;
+	s->vfile->pid = (pid_t)pid;
 	return reply_result(s, 0);
 }
 
@@ -449,6 +456,17 @@ int gdb_open_as_client(struct gdb_session *s, const char *path, int flags, mode_
 	return fd;
 }
 
+static int vfile_new(struct gdb_session *s)
+{
+	s->vfile = malloc(sizeof(*s->vfile));
+	if (!s->vfile)
+		return -ENOMEM;
+	for (int64_t i = 0; i < VFILE_MAX; i++)
+		s->vfile->fds[i] = -1;
+	s->vfile->pid = 0;
+	return 0;
+}
+
 int gdb_handle_vfile(struct gdb_session *s, const char *payload, size_t len)
 {
 	const char *end = payload + len;
@@ -458,6 +476,8 @@ int gdb_handle_vfile(struct gdb_session *s, const char *payload, size_t len)
 	buf_reset(&s->reply);
 	if (len < strlen("vFile:"))
 		return 0;
+	if (!s->vfile && vfile_new(s) < 0)
+		return -ENOMEM;
 	op = payload + strlen("vFile:");
 	colon = memchr(op, ':', (size_t)(end - op));
 	if (!colon)
@@ -473,10 +493,19 @@ int gdb_handle_vfile(struct gdb_session *s, const char *payload, size_t len)
 
 void gdb_vfile_close_all(struct gdb_session *s)
 {
+	if (!s->vfile)
+		return;
 	for (int64_t i = 0; i < VFILE_MAX; i++) {
-		if (s->vfile_fds[i] >= 0)
-			close(s->vfile_fds[i]);
-		s->vfile_fds[i] = -1;
+		if (s->vfile->fds[i] >= 0)
+			close(s->vfile->fds[i]);
+		s->vfile->fds[i] = -1;
 	}
-	s->vfile_pid = 0;
+	s->vfile->pid = 0;
+}
+
+void gdb_vfile_free(struct gdb_session *s)
+{
+	gdb_vfile_close_all(s);
+	free(s->vfile);
+	s->vfile = NULL;
 }

@@ -2,8 +2,8 @@
  * gdb_xfer.c: qXfer:OBJECT:read:ANNEX:OFFSET,LENGTH and siginfo writes.
  *
  * Each object is generated whole when gdb asks for offset 0 and kept
- * (s->xfer_cache) while gdb reads it in chunks, so a document that changes
- * between two chunks (a thread list) is never torn.
+ * (s->xfer, this file's) while gdb reads it in chunks, so a document that
+ * changes between two chunks (a thread list) is never torn.
  */
 #include "gdb_int.h"
 #include "../util/xml.h"
@@ -12,6 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The object being read, and which one it is ("OBJECT:ANNEX"). */
+struct gdb_xfer {
+	struct buf cache;
+	char key[320];
+};
 
 static int threads_of(struct gdb_session *s, struct engine *e, struct buf *b)
 {
@@ -94,7 +100,7 @@ static int siginfo(struct gdb_session *s, struct buf *b)
 
 static int generate(struct gdb_session *s, const char *object, const char *annex)
 {
-	struct buf *b = &s->xfer_cache;
+	struct buf *b = &s->xfer->cache;
 	const char *xml;
 
 	buf_reset(b);
@@ -167,25 +173,41 @@ static const char *split_xfer(const char *p, const char *end, char *object, size
 	return c + 1;
 }
 
+void gdb_xfer_free(struct gdb_session *s)
+{
+	if (s->xfer)
+		buf_free(&s->xfer->cache);
+	free(s->xfer);
+	s->xfer = NULL;
+}
+
 int gdb_handle_xfer(struct gdb_session *s, const char *p, size_t len)
 {
 	const char *end = p + len, *q;
-	char object[32], annex[256], key[sizeof(s->xfer_key)];
+	char object[32], annex[256], key[sizeof(s->xfer->key)];
+	struct gdb_xfer *x;
 	uint64_t off, n;
 	int err;
 
 	q = split_xfer(p, end, object, sizeof(object), annex, sizeof(annex), "read");
 	if (!q || gdb_parse_addr_len(&q, end, &off, &n) < 0 || q != end)
 		return -EINVAL;
+	if (!s->xfer) {
+		s->xfer = calloc(1, sizeof(*s->xfer));
+		if (!s->xfer)
+			return -ENOMEM;
+		buf_init(&s->xfer->cache);
+	}
+	x = s->xfer;
 	snprintf(key, sizeof(key), "%s:%s", object, annex);
-	if (off == 0 || strcmp(key, s->xfer_key) != 0) {
-		s->xfer_key[0] = '\0';
+	if (off == 0 || strcmp(key, x->key) != 0) {
+		x->key[0] = '\0';
 		err = generate(s, object, annex);
 		if (err)
 			return err;
-		memcpy(s->xfer_key, key, sizeof(key));
+		memcpy(x->key, key, sizeof(key));
 	}
-	gdb_xfer_slice(s, s->xfer_cache.data ? s->xfer_cache.data : "", s->xfer_cache.len, off, n);
+	gdb_xfer_slice(s, x->cache.data ? x->cache.data : "", x->cache.len, off, n);
 	return 0;
 }
 

@@ -84,15 +84,16 @@ void rsp_send(struct rsp_conn *c, const void *payload, size_t len);
 void rsp_send_notify(struct rsp_conn *c, const void *payload, size_t len);
 
 /* Hex helpers shared by packet parsers (rsp_hex.c). */
-int rsp_hex_digit(int c); /* 0..15, or -1 */
+int rsp_hex_digit(int c); /* 0..15, or -1: not a hex digit (a value, not an error) */
 /*
- * Decode exactly 2*n hex digits from s into out[n]. Returns 0, or -1 on a bad
- * digit or short input (slen < 2*n).
+ * Decode exactly 2*n hex digits from s into out[n]. Returns 0, or -EINVAL on
+ * a bad digit or short input (slen < 2*n).
  */
 int rsp_hex_decode(const char *s, size_t slen, uint8_t *out, size_t n);
 /*
  * Parse a hex number at *p (stopping at the first non-hex char or end).
- * Returns 0 and advances *p, or -1 if no digit or the value overflows 64 bits.
+ * Returns 0 and advances *p, or -EINVAL if no digit or the value overflows
+ * 64 bits.
  */
 int rsp_parse_hex(const char **p, const char *end, uint64_t *out);
 

@@ -7,6 +7,8 @@
  */
 #include "rsp.h"
 
+#include <errno.h>
+
 int rsp_hex_digit(int c)
 {
 	if (c >= '0' && c <= '9')
@@ -22,13 +24,13 @@ int rsp_hex_decode(const char *s, size_t slen, uint8_t *out, size_t n)
 {
 	/* Compare with slen / 2 so that a huge n cannot overflow 2 * n. */
 	if (slen / 2 < n)
-		return -1;
+		return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
 		int hi = rsp_hex_digit(s[2 * i]);
 		int lo = rsp_hex_digit(s[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
-			return -1;
+			return -EINVAL;
 		out[i] = (uint8_t)(hi << 4 | lo);
 	}
 	return 0;
@@ -43,11 +45,11 @@ int rsp_parse_hex(const char **p, const char *end, uint64_t *out)
 	for (; s < end && (d = rsp_hex_digit(*s)) >= 0; s++) {
 		/* Leading zeros keep v at 0, so only significant digits count. */
 		if (v >> 60)
-			return -1;
+			return -EINVAL;
 		v = v << 4 | (uint64_t)d;
 	}
 	if (s == *p)
-		return -1;
+		return -EINVAL;
 	*out = v;
 	*p = s;
 	return 0;

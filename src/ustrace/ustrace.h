@@ -1,10 +1,10 @@
 /*
  * ustrace.h: the ustrace command: its options and the run that wires the
- * tracer core (src/tracer/) to a private engine (src/engine/).
+ * strace core (src/strace/) to a private engine (src/engine/).
  *
  * ust_parse() is pure (unit-tested in tests/unit/ustrace_opts_test.c);
  * ust_run() owns the processes: each -p PID that utraced already holds is
- * joined through the daemon (ustrace_join.c), which runs the tracer core
+ * joined through the daemon (ustrace_join.c), which runs the strace core
  * itself and streams the text; any other is traced by a private engine.
  */
 #ifndef UTRACED_USTRACE_H
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "../tracer/trc.h"
+#include "../strace/trc.h"
 
 #define UST_MAX_PIDS 64
 
@@ -95,7 +95,7 @@ int ust_run(struct ust_opts *o);
 
 /*
  * Joining a process utraced holds, through RUNDIR/<pid>.sock (ustrace_join.c).
- * What the daemon streams goes to out (trace records, src/tracer/trc_stream.c)
+ * What the daemon streams goes to out (trace records, src/strace/trc_stream.c)
  * and msg (stderr lines).
  */
 struct ust_join;
@@ -108,8 +108,8 @@ struct ust_join_cb {
 
 /*
  * 1: joined, *j set; 0: no daemon holds pid (no socket, or it would not
- * have us): trace it ourselves; -1: the daemon holds it but would not
- * trace it, why in err.
+ * have us): trace it ourselves; -errno: the daemon holds it but would not
+ * trace it (its Exx), why in err too.
  */
 int ust_join_open(struct ust_join **j, pid_t pid, const struct trc_wire *w,
 		  const struct ust_join_cb *cb, char *err, size_t errlen);

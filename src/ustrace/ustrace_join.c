@@ -8,7 +8,7 @@
  * (Qutraced.trace, see src/gdb/gdb_trace.c): the daemon runs the tracer
  * core itself, at the events, and streams the text back as notifications.
  * The packets go both ways through the client side of src/rsp's codec;
- * everything ustrace receives is trace records (src/tracer/trc_stream.c,
+ * everything ustrace receives is trace records (src/strace/trc_stream.c,
  * laid out by ustrace_run.c), a line for stderr, or the end of the process.
  */
 #include <errno.h>
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "../rsp/rsp.h"
-#include "../tracer/trc_wire.h"
+#include "../strace/trc_wire.h"
 #include "../util/buf.h"
 #include "../util/rundir.h"
 #include "ustrace.h"
@@ -49,6 +49,8 @@ struct ust_join {
  */
 static int connect_rendezvous(pid_t pid)
 {
+	int err = -ENOENT; /* no socket: no daemon holds pid */
+
 	uid_t daemons[2] = {0, geteuid()};
 	char prev[256] = "";
 
@@ -63,12 +65,13 @@ static int connect_rendezvous(pid_t pid)
 		snprintf(prev, sizeof(prev), "%s", dir);
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd < 0)
-			return -1;
+			return -errno;
 		if (connect(fd, (struct sockaddr *)&un, sizeof(un)) == 0)
 			return fd;
+		err = -errno;
 		close(fd);
 	}
-	return -1;
+	return err;
 }
 
 static int send_packet(struct ust_join *j, const char *payload)
@@ -83,7 +86,7 @@ static int send_packet(struct ust_join *j, const char *payload)
 		if (n > 0)
 			off += (size_t)n;
 		else if (n < 0 && errno != EINTR)
-			rc = -1;
+			rc = -errno;
 	}
 	buf_reset(b);
 	return rc;
@@ -145,7 +148,10 @@ bool ust_join_read(struct ust_join *j, const struct ust_join_cb *cb)
 	return !j->ended;
 }
 
-/* Read until a '$' reply came (its payload in j->reply); -1 at EOF or timeout. */
+/*
+ * Read until a '$' reply came (its payload in j->reply): 0, or -ETIMEDOUT,
+ * or -ECONNRESET when the connection ended first.
+ */
 static int wait_reply(struct ust_join *j, const struct ust_join_cb *cb)
 {
 	struct pollfd pfd = {j->fd, POLLIN, 0};
@@ -156,8 +162,12 @@ static int wait_reply(struct ust_join *j, const struct ust_join_cb *cb)
 
 		if (rc < 0 && errno == EINTR)
 			continue;
-		if (rc <= 0 || (!ust_join_read(j, cb) && !j->have_reply))
-			return -1;
+		if (rc < 0)
+			return -errno;
+		if (rc == 0)
+			return -ETIMEDOUT;
+		if (!ust_join_read(j, cb) && !j->have_reply)
+			return -ECONNRESET;
 	}
 	return 0;
 }
@@ -206,19 +216,24 @@ int ust_join_open(struct ust_join **out, pid_t pid, const struct trc_wire *w,
 	if (trc_wire_encode(w, opts, sizeof(opts)) < 0) {
 		snprintf(err, errlen, "options too long for utraced");
 		ust_join_free(j);
-		return -1;
+		return -E2BIG;
 	}
 	snprintf(pkt, sizeof(pkt), "Qutraced.trace:%s", opts);
 	if (send_packet(j, pkt) < 0 || wait_reply(j, cb) < 0 || !reply_is(j, "OK")) {
-		if (j->have_reply && !j->reply.len)
+		int rc = -EPROTO;
+
+		if (j->have_reply && !j->reply.len) {
 			snprintf(err, errlen, "utraced holds it and cannot trace (too old?)");
-		else if (j->have_reply && j->reply.len == 3 && j->reply.data[0] == 'E')
+			rc = -EOPNOTSUPP;
+		} else if (j->have_reply && j->reply.len == 3 && j->reply.data[0] == 'E') {
+			rc = -(int)strtol(j->reply.data + 1, NULL, 16);
 			snprintf(err, errlen, "utraced holds it and would not trace it: %s",
-				 strerror((int)strtol(j->reply.data + 1, NULL, 16)));
-		else
+				 strerror(-rc));
+		} else {
 			snprintf(err, errlen, "utraced holds it; no answer from it");
+		}
 		ust_join_free(j);
-		return -1;
+		return rc < 0 ? rc : -EPROTO; /* (an "E00" is no errno) */
 	}
 	*out = j;
 	return 1;

@@ -1,6 +1,6 @@
 /*
  * ustrace_out.c: where ustrace's lines go: stderr, -o FILE, or with -ff
- * and -o a file FILE.TID for each task (src/tracer/trc_split.c), as
+ * and -o a file FILE.TID for each task (src/strace/trc_split.c), as
  * strace. Every line is written when it ends (line buffering, as strace
  * flushes), so that a `tail -f` of the output sees it at once.
  */

@@ -1,6 +1,6 @@
 /*
  * ustrace_run.c: ustrace's own private engine: launch or attach, observe,
- * feed the tracer core, detach on ^C; and the processes utraced already
+ * feed the strace core, detach on ^C; and the processes utraced already
  * holds, joined through the daemon (ustrace_join.c), in the same loop.
  *
  * ustrace is an observer engine (engine_observe): the engine calls us
@@ -17,8 +17,8 @@
  * is rebuilt from our own argv and environment, read through a reader of
  * our own memory: the same decoder prints it.
  *
- * Our tracer core and every daemon stream (the records of
- * src/tracer/trc_stream.c, one stream per joined process) feed one
+ * Our strace core and every daemon stream (the records of
+ * src/strace/trc_stream.c, one stream per joined process) feed one
  * trc_out: the lines of all of them interleave as strace's would
  * ("<unfinished ...>" / "<... resumed>", "[pid N]" while more than one
  * task is traced), and -c prints one table for all.
@@ -37,8 +37,8 @@
 
 #include "../engine/engine.h"
 #include "../engine/engine_trc.h"
-#include "../tracer/trc_stream.h"
-#include "../tracer/trc_wire.h"
+#include "../strace/trc_stream.h"
+#include "../strace/trc_wire.h"
 #include "../util/buf.h"
 #include "ustrace.h"
 
@@ -84,18 +84,20 @@ static void join_out(void *ctx, const char *s, size_t n)
 	trc_stream_feed(up->rx, s, n, &up->u->sink);
 }
 
-static void join_msg(void *ctx, const char *s, size_t n)
+/*
+ * A line for stderr, from the daemon or the adapter ("ustrace: Process N
+ * attached"): our own name on it, as on our lines. One write, as before.
+ */
+static void stderr_msg(void *ctx, const char *s, size_t n)
 {
 	static const char daemon_pfx[] = "ustrace: ";
 	size_t k = sizeof(daemon_pfx) - 1;
 
 	(void)ctx;
-	if (n >= k && !memcmp(s, daemon_pfx, k)) { /* our own name on it, as on our lines */
-		fprintf(stderr, "%s: ", ust_progname);
-		s += k;
-		n -= k;
-	}
-	fwrite(s, 1, n, stderr);
+	if (n >= k && !memcmp(s, daemon_pfx, k))
+		fprintf(stderr, "%s: %.*s", ust_progname, (int)(n - k), s + k);
+	else
+		fwrite(s, 1, n, stderr);
 }
 
 static void proc_gone(struct ust_proc *up, bool killed, int code)
@@ -108,13 +110,18 @@ static void proc_gone(struct ust_proc *up, bool killed, int code)
 		up->u->status = killed ? 0x100 | code : code;
 }
 
-/* -f: a fork child, traced by an engine of our own that the engine made at the fork. */
-static void kid_new(struct ust *u, struct engine *e, pid_t pid)
+static void ev_proc_gone(void *ctx, bool killed, int code)
 {
-	if (!e || !engine_kids_add(&u->kids, e, pid))
-		return;
-	u->alive++;
-	trc_thread_new(u->trc, pid);
+	proc_gone(ctx, killed, code);
+}
+
+/* -f: a fork child, traced by an engine of our own that the engine made at the fork. */
+static void kid_new(void *ctx, pid_t pid)
+{
+	struct ust_proc *up = ctx;
+
+	(void)pid;
+	up->u->alive++;
 }
 
 /* A fork child's process ended (its engine's on_stop, where leaving is allowed). */
@@ -126,64 +133,51 @@ static bool kid_gone(struct ust *u, pid_t pid)
 	return true;
 }
 
+static void inject_entry(void *ctx, struct engine *e, pid_t tid, enum trc_pers p, long nr)
+{
+	struct ust *u = ((struct ust_proc *)ctx)->u;
+
+	if (u->o->inject.nrules)
+		ust_inject_entry(&u->o->inject, &u->inj, e, tid, p, nr);
+}
+
+static bool inject_exit(void *ctx, struct engine *e, pid_t tid, int64_t *ret)
+{
+	struct ust *u = ((struct ust_proc *)ctx)->u;
+
+	return u->o->inject.nrules && ust_inject_exit(&u->inj, e, tid, ret);
+}
+
+static const struct engine_trc_ops ust_trc_ops = {
+	.msg = stderr_msg,
+	.kid_new = kid_new,
+	.proc_gone = ev_proc_gone,
+	.inject_entry = inject_entry,
+	.inject_exit = inject_exit,
+};
+
+/* The strace core's host for up: the adapter of engine_trc.c does the rest. */
+static struct engine_trc_host host_of(struct ust_proc *up)
+{
+	struct ust *u = up->u;
+
+	return (struct engine_trc_host){
+		.trc = u->trc,
+		.e = up->e,
+		.pid = up->pid,
+		.follow = u->o->follow,
+		.quiet = u->o->trc.quiet & TRC_QUIET_ATTACH,
+		.kids = &u->kids,
+		.ops = &ust_trc_ops,
+		.ctx = up,
+	};
+}
+
 static void on_event(void *ctx, const struct engine_event *ev)
 {
-	struct ust_proc *up = ctx;
-	struct ust *u = up->u;
-	/* a fork child's events come with its own engine, our ctx */
-	struct engine_trc_thread th = {ev->engine ? ev->engine : up->e, ev->tid};
-	struct trc_reader rd = engine_trc_reader(&th);
-	struct trc_who w = {ev->tid, engine_trc_pers(ev->arch), &rd, {0, 0}, 0, false};
-	int64_t ret;
+	struct engine_trc_host h = host_of(ctx);
 
-	if (!u->o->follow && ev->tid != up->pid)
-		return; /* without -f strace traces the thread it was given only */
-	now(&w.ts);
-	w.stime_ns = ev->stime_ns;
-	switch (ev->kind) {
-	case ENGINE_EV_SYSCALL_ENTRY:
-		trc_syscall_entry(u->trc, &w, ev->nr, ev->args);
-		if (u->o->inject.nrules)
-			ust_inject_entry(&u->o->inject, &u->inj, th.e, ev->tid, w.pers, ev->nr);
-		break;
-	case ENGINE_EV_SYSCALL_EXIT:
-		ret = ev->ret;
-		if (u->o->inject.nrules)
-			w.injected = ust_inject_exit(&u->inj, th.e, ev->tid, &ret);
-		trc_syscall_exit(u->trc, &w, ret);
-		break;
-	case ENGINE_EV_SIGNAL:
-		if (ev->si)
-			trc_signal(u->trc, &w, ev->si);
-		break;
-	case ENGINE_EV_STOPPED:
-		trc_stopped(u->trc, &w, ev->status);
-		break;
-	case ENGINE_EV_EXITING:
-		trc_exiting(u->trc, &w);
-		break;
-	case ENGINE_EV_TID_CHANGED:
-		trc_retid(u->trc, &w, ev->old_tid);
-		break;
-	case ENGINE_EV_EXITED:
-		trc_exited(u->trc, &w, ev->status);
-		if (ev->tid == up->pid)
-			proc_gone(up, false, ev->status);
-		break;
-	case ENGINE_EV_KILLED:
-		trc_killed(u->trc, &w, ev->status, false);
-		if (ev->tid == up->pid)
-			proc_gone(up, true, ev->status);
-		break;
-	case ENGINE_EV_PROC_NEW:
-		kid_new(u, ev->child, ev->child_pid);
-		break;
-	case ENGINE_EV_THREAD_NEW:
-		trc_thread_new(u->trc, ev->tid);
-		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
-			fprintf(stderr, "%s: Process %d attached\n", ust_progname, (int)ev->tid);
-		break;
-	}
+	engine_trc_event(&h, ev);
 }
 
 /* Exits come through on_event; on_stop only makes sure we notice the end. */
@@ -304,6 +298,7 @@ static void redirect_std(void)
 		close(fd);
 }
 
+/* PROG, launched and observed: 0, or -errno (said on stderr). */
 static int start_launch(struct ust *u)
 {
 	static long nrs64[TRC_SET_MAX], nrs32[TRC_SET_MAX];
@@ -325,16 +320,19 @@ static int start_launch(struct ust *u)
 	}
 	up->e = engine_launch(u->t, &l, &c, &err);
 	if (!up->e) {
-		if (err > 0 && (err & ENGINE_LAUNCH_ESECCOMP))
+		if (err > 0 && (err & ENGINE_LAUNCH_ESECCOMP)) {
 			fprintf(stderr, "%s: seccomp filter: %s\n", ust_progname,
 				strerror(err & 0xffff));
-		else if (err > 0)
+			return -(err & 0xffff);
+		}
+		if (err > 0) {
 			fprintf(stderr, "%s: %s: exited before it started\n", ust_progname,
 				u->o->argv[0]);
-		else
-			fprintf(stderr, "%s: Can't stat '%s': %s\n", ust_progname, u->o->argv[0],
-				strerror(-err));
-		return -1;
+			return -ECHILD;
+		}
+		fprintf(stderr, "%s: Can't stat '%s': %s\n", ust_progname, u->o->argv[0],
+			strerror(-err));
+		return err;
 	}
 	up->pid = engine_pid(up->e);
 	u->nprocs++;
@@ -343,20 +341,20 @@ static int start_launch(struct ust *u)
 	redirect_std();
 	trc_thread_new(u->trc, up->pid);
 	print_execve(u, up->pid, engine_arch(up->e));
-	return engine_trc_observe(up->e, &u->o->trc, u->o->follow) ? -1 : 0;
+	return engine_trc_observe(up->e, &u->o->trc, u->o->follow);
 }
 
 static const struct ust_join_cb *join_cb(struct ust_proc *up)
 {
 	static struct ust_join_cb cb;
 
-	cb = (struct ust_join_cb){up, join_out, join_msg};
+	cb = (struct ust_join_cb){up, join_out, stderr_msg};
 	return &cb;
 }
 
 /*
  * pid is held by utraced (a gdb debugs it there): join through the daemon.
- * 1 joined, 0 not held (trace it ourselves), -1 held but refused.
+ * 1 joined, 0 not held (trace it ourselves), -errno held but refused.
  */
 static int join(struct ust *u, struct ust_proc *up)
 {
@@ -415,14 +413,16 @@ static void attach_signals(struct ust_proc *up)
 		print_group_stop(up, &more[i]);
 }
 
+/* Each -p PID, joined or attached: 0 if one at least, or -errno (said on stderr). */
 static int start_attach(struct ust *u)
 {
 	size_t i;
-	int err = 0;
+	int err = 0, rc;
 
 	for (i = 0; i < u->o->npids; i++) {
 		struct ust_proc *up = &u->procs[u->nprocs];
 		struct engine_client c = client_for(up);
+		struct engine_trc_host h;
 		int joined;
 
 		up->u = u;
@@ -441,16 +441,17 @@ static int start_attach(struct ust *u)
 			trc_thread_new(u->trc, up->pid);
 		u->nprocs++;
 		u->alive++;
-		if (!(u->o->trc.quiet & TRC_QUIET_ATTACH))
-			fprintf(stderr, "%s: Process %d attached\n", ust_progname, (int)up->pid);
+		h = host_of(up);
+		engine_trc_attached(&h, up->pid);
 		if (up->e)
 			attach_signals(up);
-		if (up->e && engine_trc_observe(up->e, &u->o->trc, u->o->follow)) {
+		rc = up->e ? engine_trc_observe(up->e, &u->o->trc, u->o->follow) : 0;
+		if (rc < 0) {
 			fprintf(stderr, "%s: cannot observe pid %d\n", ust_progname, (int)up->pid);
-			return -1;
+			return rc;
 		}
 	}
-	return u->nprocs ? 0 : -1;
+	return u->nprocs ? 0 : -ESRCH;
 }
 
 /* A joined process's stream ended: it exited, or the daemon went away. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <elf.h>
+#include <linux/audit.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <sys/user.h>
@@ -75,6 +76,37 @@ static int dr_index(unsigned long off)
 	return (int)((off - base) / sizeof(long));
 }
 
+/*
+ * A syscall-stop's PTRACE_GET_SYSCALL_INFO: the entry of the syscall in
+ * orig_rax with its six argument registers, or its exit with rax.
+ */
+static long syscall_info(const struct fthread *k, size_t size, struct __ptrace_syscall_info *info)
+{
+	const struct user_regs_struct *r = &k->regs;
+
+	if (size < sizeof(*info))
+		return -1;
+	memset(info, 0, sizeof(*info));
+	info->arch = AUDIT_ARCH_X86_64;
+	info->instruction_pointer = r->rip;
+	info->stack_pointer = r->rsp;
+	if (k->in_syscall) {
+		info->op = PTRACE_SYSCALL_INFO_ENTRY;
+		info->entry.nr = r->orig_rax;
+		info->entry.args[0] = r->rdi;
+		info->entry.args[1] = r->rsi;
+		info->entry.args[2] = r->rdx;
+		info->entry.args[3] = r->r10;
+		info->entry.args[4] = r->r8;
+		info->entry.args[5] = r->r9;
+	} else {
+		info->op = PTRACE_SYSCALL_INFO_EXIT;
+		info->exit.rval = (int64_t)r->rax;
+		info->exit.is_error = (int64_t)r->rax < 0 && (int64_t)r->rax >= -4095;
+	}
+	return (long)sizeof(*info);
+}
+
 long ptrace(enum __ptrace_request req, ...)
 {
 	va_list ap;
@@ -111,8 +143,12 @@ long ptrace(enum __ptrace_request req, ...)
 	}
 	switch ((int)req) {
 	case PTRACE_CONT:
+	case PTRACE_SYSCALL: /* 'y': runs to its next syscall-stop (gdb's catch syscall) */
 	case PTRACE_SINGLESTEP:
-		trace_add(req == PTRACE_CONT ? 'c' : 's', i, (long)data);
+		trace_add(req == PTRACE_CONT	  ? 'c'
+			  : req == PTRACE_SYSCALL ? 'y'
+						  : 's',
+			  i, (long)data);
 		k->running = true;
 		return 0;
 	case PTRACE_DETACH:
@@ -172,6 +208,8 @@ long ptrace(enum __ptrace_request req, ...)
 			break;
 		memcpy(data, &k->blocked, sizeof(k->blocked));
 		return 0;
+	case PTRACE_GET_SYSCALL_INFO:
+		return syscall_info(k, (size_t)addr, data);
 	default:
 		break;
 	}
@@ -393,6 +431,8 @@ void k_status(int i, int status)
 	}
 	kt[i].running = false;
 	kt[i].intr = false;
+	if (status == W_STOPCODE(SIGTRAP | 0x80)) /* syscall-stops alternate: entry, exit */
+		kt[i].in_syscall = !kt[i].in_syscall;
 	uproc_handle_status(p, th(i), status);
 }
 

@@ -51,6 +51,7 @@ struct fthread {
 	bool trap_pending; /* an int3's SIGTRAP not yet delivered (PTRACE_PEEKSIGINFO) */
 	int queued;	   /* a signal on the thread's own queue (PTRACE_PEEKSIGINFO) ... */
 	uint64_t blocked;  /* ... and its blocked mask (PTRACE_GETSIGMASK) */
+	bool in_syscall;   /* its last syscall-stop was an entry (PTRACE_GET_SYSCALL_INFO) */
 	struct user_regs_struct regs;
 	unsigned long dr[8];
 	siginfo_t si;

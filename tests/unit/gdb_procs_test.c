@@ -2,7 +2,7 @@
  * Unit tests for the processes of a session and its all-stop view
  * (src/gdb/gdb_procs.c) on the fake kernel (tests/unit/gdb_world.h): a
  * death gdb has not heard of is kept for its next resume, a detach or a
- * kill forgets the process (the packets of gdb_process.c drive it), a
+ * kill forgets the process (the packets of gdb_detach.c drive it), a
  * resume naming no process of ours resumes nothing, the list has a bound;
  * and hostile D and vKill packets are refused with the process kept.
  */

@@ -3,7 +3,7 @@
  * fake kernel (tests/unit/gdb_world.h): bytes in, however they are split,
  * acks, no-ack mode, broken and overlong packets, unknown packets, the
  * dispatcher's -errno to "Enn", ^C while running and while stopped, and
- * the stop reply owed to a resume.
+ * the stop reply owed to a resume, a refused QCatchSyscalls list.
  */
 #include <stdio.h>
 
@@ -175,6 +175,33 @@ static void test_foreign(void)
 	ok(gw_stop(s), "  (the fake kernel saw nothing wrong)");
 }
 
+/*
+ * QCatchSyscalls reads its whole list before it changes the session's: a
+ * refused list leaves the one before, which is what the session gives the
+ * next engine it takes (gdb_session_set_engine: a followed fork child, the
+ * process of a new run).
+ */
+static void test_catch_refused(void)
+{
+	struct gdb_session *s = gw_start();
+	const char *r;
+
+	is_str(gw_ask(s, "QCatchSyscalls:1;27"), "OK", "QCatchSyscalls:1;27 (getpid)");
+	r = gw_ask(s, "QCatchSyscalls:1;3c;zz");
+	ok(r[0] == 'E', "QCatchSyscalls:1;3c;zz refused: %s", r);
+	gdb_session_set_engine(s, s->engine);
+	gw_replies(s);
+	trace();
+	is_str(gw_ask(s, "vCont;c"), "", "vCont;c");
+	kt[1].regs.orig_rax = 0x3c;
+	is_str(gw_event(s, GW_SYSCALL, 1, 0), "", "  exit (3c) not caught: the list before stands");
+	kt[2].regs.orig_rax = 0x27;
+	r = gw_event(s, GW_SYSCALL, 2, 0);
+	ok(starts_with(r, "T05thread:4c4b41;") && strstr(r, ";syscall_entry:27;"),
+	   "  getpid (27) caught in T2: %s", r);
+	ok(gw_stop(s), "the fake kernel saw nothing wrong");
+}
+
 int main(void)
 {
 	test_acks();
@@ -182,5 +209,6 @@ int main(void)
 	test_interrupt();
 	test_owed_reply();
 	test_foreign();
+	test_catch_refused();
 	return done_testing();
 }

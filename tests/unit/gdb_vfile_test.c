@@ -193,7 +193,7 @@ static void test_limits(void)
 	is_int(i, VFILE_MAX, "%d files open", (int)VFILE_MAX);
 	is_str(req("vFile:open:%s,0,0", hexpath("data")), "F-1,18", "one more: EMFILE");
 	gdb_vfile_close_all(&s);
-	for (i = 0; i < VFILE_MAX && s.vfile_fds[i] < 0; i++)
+	for (i = 0; i < VFILE_MAX && s.vfile->fds[i] < 0; i++)
 		;
 	is_int(i, VFILE_MAX, "close_all frees every handle");
 
@@ -250,7 +250,7 @@ static void test_setfs(void)
 	is_str(req("vFile:open:%s,0,0", hexpath("data")), "F0", "...its view is ours");
 	is_str(req("vFile:pread:0,5,0"), "F5;hello", "...same file");
 	gdb_vfile_close_all(&s);
-	is_int(s.vfile_pid, 0, "close_all resets setfs");
+	is_int(s.vfile->pid, 0, "close_all resets setfs");
 
 	child = chrooted_child();
 	if (child < 0) {
@@ -300,14 +300,13 @@ int main(void)
 		return 1;
 	}
 	buf_init(&s.reply);
-	for (int i = 0; i < VFILE_MAX; i++)
-		s.vfile_fds[i] = -1;
 	test_basic();
 	test_write();
 	test_names();
 	test_limits();
 	test_setfs();
 	cleanup();
+	gdb_vfile_free(&s);
 	buf_free(&s.reply);
 	return done_testing();
 }

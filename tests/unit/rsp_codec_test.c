@@ -11,6 +11,7 @@
 #include "rsp_conn.h"
 #include "tap.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -522,10 +523,10 @@ static void test_hex(void)
 	is_mem(out, 4, "\xde\xad\xbe\xef", 4, "hex decode bytes");
 	is_int(rsp_hex_decode("0102030405", 10, out, 2), 0, "hex decode ignores the rest");
 	is_mem(out, 2, "\x01\x02", 2, "hex decode prefix bytes");
-	is_int(rsp_hex_decode("deadbee", 7, out, 4), -1, "hex decode short input");
-	is_int(rsp_hex_decode("deadbeef", 8, out, (size_t)-1), -1, "hex decode huge n");
-	is_int(rsp_hex_decode("de:dbeef", 8, out, 4), -1, "hex decode bad digit");
-	is_int(rsp_hex_decode("dea", 3, out, 2), -1, "hex decode odd length");
+	is_int(rsp_hex_decode("deadbee", 7, out, 4), -EINVAL, "hex decode short input");
+	is_int(rsp_hex_decode("deadbeef", 8, out, (size_t)-1), -EINVAL, "hex decode huge n");
+	is_int(rsp_hex_decode("de:dbeef", 8, out, 4), -EINVAL, "hex decode bad digit");
+	is_int(rsp_hex_decode("dea", 3, out, 2), -EINVAL, "hex decode odd length");
 	is_int(rsp_hex_decode("", 0, out, 0), 0, "hex decode nothing");
 
 	s = "1f,rest";
@@ -542,18 +543,19 @@ static void test_hex(void)
 	s = ",1";
 	p = s;
 	v = 42;
-	ok(rsp_parse_hex(&p, s + strlen(s), &v) == -1 && p == s && v == 42,
+	ok(rsp_parse_hex(&p, s + strlen(s), &v) == -EINVAL && p == s && v == 42,
 	   "parse hex without digits fails, leaves p and out");
 	s = "";
 	p = s;
-	ok(rsp_parse_hex(&p, s, &v) == -1 && p == s, "parse hex of empty input fails");
+	ok(rsp_parse_hex(&p, s, &v) == -EINVAL && p == s, "parse hex of empty input fails");
 	s = "ffffffffffffffff";
 	p = s;
 	ok(rsp_parse_hex(&p, s + strlen(s), &v) == 0 && v == UINT64_MAX && p == s + 16,
 	   "parse hex of 16 digits");
 	s = "10000000000000000";
 	p = s;
-	ok(rsp_parse_hex(&p, s + strlen(s), &v) == -1 && p == s, "parse hex of 17 digits fails");
+	ok(rsp_parse_hex(&p, s + strlen(s), &v) == -EINVAL && p == s,
+	   "parse hex of 17 digits fails");
 	s = "0000000000000000000000000000ffffffffffffffff";
 	p = s;
 	ok(rsp_parse_hex(&p, s + strlen(s), &v) == 0 && v == UINT64_MAX && p == s + strlen(s),

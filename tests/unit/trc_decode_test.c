@@ -1,5 +1,5 @@
 /*
- * The tracer core (src/tracer/) against a fake process: syscall events go
+ * The strace core (src/strace/) against a fake process: syscall events go
  * in, strace's text must come out. The fake reader serves a few buffers
  * at made-up addresses; everything else is unreadable, as an unmapped
  * page would be.
@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 
 #include "tap.h"
-#include "tracer/trc.h"
+#include "strace/trc.h"
 #include "util/buf.h"
 
 struct region {

@@ -1,6 +1,6 @@
 /*
- * trc_stream_test: a tracer core's output carried across a byte stream
- * (src/tracer/trc_stream.c) into a trc_out shared with another core, as
+ * trc_stream_test: an strace core's output carried across a byte stream
+ * (src/strace/trc_stream.c) into a trc_out shared with another core, as
  * ustrace does with the daemon's trace: lines of both interleave as
  * strace's ("<unfinished ...>", "<... resumed>", "[pid N]" while more than
  * one task is traced), one -c table for both, any split of the bytes, and
@@ -10,8 +10,8 @@
 #include <sys/syscall.h>
 
 #include "tap.h"
-#include "tracer/trc.h"
-#include "tracer/trc_stream.h"
+#include "strace/trc.h"
+#include "strace/trc_stream.h"
 #include "util/buf.h"
 
 static struct buf out;

@@ -1,13 +1,13 @@
 /*
  * trc_wire_test: a trace's options as they travel to utraced
- * (src/tracer/trc_wire.c): every field survives the trip, the text has no
+ * (src/strace/trc_wire.c): every field survives the trip, the text has no
  * RSP special character, and anything malformed or unknown is refused.
  */
 #include <string.h>
 #include <sys/syscall.h>
 
 #include "tap.h"
-#include "tracer/trc_wire.h"
+#include "strace/trc_wire.h"
 
 static bool same(const struct trc_wire *a, const struct trc_wire *b)
 {

@@ -1,5 +1,5 @@
 /*
- * trc_int.h: what the decoders share with the core, private to src/tracer/.
+ * trc_int.h: what the decoders share with the core, private to src/strace/.
  *
  * A decoder (one per syscall, grouped one file per family as in strace)
  * gets a struct trc_call: the arguments, the reader, the line being built.
@@ -159,7 +159,7 @@ int trc_sockios_exit(struct trc_call *c, uint32_t req, uint64_t arg);
 /* trc_dump.c: -e read=/write= dumps of nr's data, after the line (into b) */
 void trc_dump_io(struct trc_call *c, long nr, struct buf *b);
 
-/* trc_signal.c */
+/* trc_sigprint.c */
 void tp_signame(struct trc_call *c, uint64_t sig);
 /* A kernel sigset of size bytes at addr: [INT TERM], ~[RTMIN RT_1], []. */
 void tp_sigset_at(struct trc_call *c, uint64_t addr, uint64_t size);

@@ -1,5 +1,5 @@
 /*
- * trc_sig.c: decoders of the signal syscalls: rt_sigaction,
+ * trc_sigcalls.c: decoders of the signal syscalls: rt_sigaction,
  * rt_sigprocmask, rt_sigsuspend, rt_sigreturn.
  *
  * The kernel's struct sigaction (not libc's) is what the tracee passes:

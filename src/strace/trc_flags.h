@@ -1,7 +1,7 @@
 /*
  * trc_flags.h: constant tables that several decoder files share.
  *
- * Private to src/tracer/. Each table is in the order strace prints the
+ * Private to src/strace/. Each table is in the order strace prints the
  * names in (a combined flag such as O_SYNC or O_TMPFILE must come before
  * the single bits it contains).
  */

@@ -1,5 +1,5 @@
 /*
- * trc_signal.c: signal names, signal sets and siginfo, as strace prints them.
+ * trc_sigprint.c: signal names, signal sets and siginfo, as strace prints them.
  *
  * Numbers are the kernel's (x86 has the same ones for i386 and x86-64).
  * Real-time signals print as the kernel numbers them, not as libc does:

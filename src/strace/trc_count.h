@@ -1,7 +1,7 @@
 /*
  * trc_count.h: per-syscall call, error and time counts for -c and -C.
  *
- * Private to src/tracer/. The table is printed in strace's layout: sorted
+ * Private to src/strace/. The table is printed in strace's layout: sorted
  * by time spent, then by syscall number; one table per personality, the
  * i386 one (if any) after a "System call usage summary for 32 bit mode:"
  * heading, as strace does.

@@ -1,5 +1,5 @@
 /*
- * gdb_process.c: leaving a process: D (detach), k and vKill.
+ * gdb_detach.c: leaving a process: D (detach), k and vKill.
  */
 #include "gdb_int.h"
 

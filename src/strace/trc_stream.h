@@ -1,5 +1,5 @@
 /*
- * trc_stream.h: a tracer core's output carried across a byte stream
+ * trc_stream.h: an strace core's output carried across a byte stream
  * (trc_stream.c): utraced's trace sessions encode it, ustrace decodes it
  * into its own struct trc_out, where the lines of every process it traces
  * meet. Pure, no I/O; unit-tested in tests/unit/trc_stream_test.c.

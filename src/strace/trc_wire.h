@@ -1,10 +1,10 @@
 /*
- * trc_wire.h: a trace's options as text, for a tracer core run by someone
+ * trc_wire.h: a trace's options as text, for an strace core run by someone
  * else.
  *
  * When utraced already holds a process, ustrace does not trace it itself:
  * it asks the daemon (packet Qutraced.trace, src/gdb/gdb_trace.c) to run the
- * tracer core with ustrace's options and to stream the text back. This is
+ * strace core with ustrace's options and to stream the text back. This is
  * the form those options travel in: every field of struct trc_opts that
  * changes the output, plus what the daemon needs to know about the client.
  * Printable text with no RSP special characters ("v=3;s=32;...;t64=HEX"),
