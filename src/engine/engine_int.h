@@ -99,6 +99,7 @@ struct uthread {
 	struct xol_inject *xol_inj; /* lent to an injected syscall (xol.c) */
 	uint64_t patch_hit;  /* stopped in this patched breakpoint's trampoline or agent call */
 	bool patch_in_agent; /* ... in the agent (patch.c) */
+	bool out_wait;	     /* back at its patched breakpoint until its owner's output drains */
 	struct arch_regs regs;
 };
 
@@ -415,6 +416,8 @@ enum xol_result patch_go_on(struct uthread *th, struct swbp *bp);
 void bp_insert_owed(struct uproc *p);
 /* The agent's dprintf records of p, to their engines (patch_out.c). */
 void patch_drain(struct uproc *p);
+/* Is one of engines' clients behind with the agent's output (out_busy)? */
+bool patch_out_busy(struct uproc *p, uint64_t engines);
 /* Every process's, when their time has come: ms to the next time, -1: none wanted. */
 int patch_out_tick(struct tracer *t);
 /* Every thread stopped: write the jmps prepared, undo the patches unwanted. */

@@ -486,6 +486,11 @@ bool patch_classify(struct uthread *th, int sig)
 	if (th->patch_in_agent ? sig != SIGSEGV && sig != SIGBUS : sig != SIGTRAP)
 		return false;
 	bp = bp_find(p, th->patch_hit);
+	if (bp && !th->patch_in_agent && patch_out_busy(p, bp->owners)) {
+		th->out_wait = true; /* it runs the breakpoint again when there is room */
+		p->xol_stats.out_waits++;
+		return true;
+	}
 	if (bp && bp->owners && bp->inserted) {
 		th->pending = (struct uevent){.kind = UEV_SWBREAK, .addr = th->patch_hit};
 		th->has_pending = true;

@@ -108,6 +108,35 @@ static void drain_ring(struct uproc *p, unsigned i, const struct agent_out_slot 
 		      &s->head, 8);
 }
 
+bool patch_out_busy(struct uproc *p, uint64_t engines)
+{
+	for_each_engine(p, e)
+		if ((engines & ENGINE_BIT(e)) && e->client.out_busy &&
+		    e->client.out_busy(e->client.ctx, e))
+			return true;
+	return false;
+}
+
+/*
+ * The threads that waited at their breakpoints for a client's output to
+ * drain go again once nobody is backed up; true if some still wait.
+ */
+static bool out_release(struct uproc *p)
+{
+	bool waiting = false;
+
+	for_each_thread(p, th)
+		waiting |= th->out_wait;
+	if (!waiting)
+		return false;
+	if (patch_out_busy(p, ~0ULL))
+		return true;
+	for_each_thread(p, th)
+		th->out_wait = false;
+	sched_update(p);
+	return false;
+}
+
 /* Empty p's rings; true if one held more than RING_BUSY bytes. */
 static bool drain(struct uproc *p)
 {
@@ -150,8 +179,13 @@ int patch_out_tick(struct tracer *t)
 	if (now >= t->drain_at) {
 		bool busy = false;
 
-		for (struct uproc *p = t->procs; p; p = p->next)
-			busy |= drain(p);
+		/* (a client that is behind: its lines wait in the rings, in order) */
+		for (struct uproc *p = t->procs; p; p = p->next) {
+			if (out_release(p) || patch_out_busy(p, ~0ULL))
+				busy = true;
+			else
+				busy |= drain(p);
+		}
 		t->drain_at = now + (busy ? DRAIN_BUSY_MS : DRAIN_EVERY_MS);
 	}
 	return (int)(t->drain_at - now);

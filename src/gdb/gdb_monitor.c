@@ -91,6 +91,7 @@ static void mon_stats(struct gdb_session *s, const char *arg)
 		 "breakpoints patched (conditions in the process): %lu\n"
 		 "breakpoints left as traps: %lu%s%s%s\n"
 		 "dprintf lines recorded in the process: %lu%s\n"
+		 "dprintf text sent to gdb (O packets): %lu bytes, %lu waits for gdb\n"
 		 "fast tracepoints collected in the process: %lu\n"
 		 "fast tracepoints left as traps: %lu%s%s%s\n"
 		 "trace frames recorded in the process: %lu\n",
@@ -99,8 +100,8 @@ static void mon_stats(struct gdb_session *s, const char *arg)
 		 st.last_unpatched_why ? " (last: " : "",
 		 st.last_unpatched_why ? st.last_unpatched_why : "",
 		 st.last_unpatched_why ? ")" : "", st.out_lines,
-		 st.out_lost ? " (some unreadable: the program wrote over them)" : "",
-		 st.trace_patched, st.trace_unpatched,
+		 st.out_lost ? " (some unreadable: the program wrote over them)" : "", s->o_bytes,
+		 st.out_waits, st.trace_patched, st.trace_unpatched,
 		 st.last_trace_unpatched_why ? " (last: " : "",
 		 st.last_trace_unpatched_why ? st.last_trace_unpatched_why : "",
 		 st.last_trace_unpatched_why ? ")" : "", st.trace_frames);

@@ -71,7 +71,9 @@ n=4 iters=300
 launch "$PROG" "$n" "$iters"
 remote_gdb "$PROG" 'set dprintf-style agent' 'dprintf work,"w %d %ld\n", id, i' continue
 exited_with 0 'dprintf'
-out=$(program_output)
+# (utraced sends the lines to gdb as O packets; gdbserver prints them itself)
+out=$GDB_OUT
+server_is_gdbserver && out=$(program_output)
 is "$(grep -c '^w ' <<<"$out")" "$((n * iters))" 'dprintf: a line per call'
 bad=
 for ((id = 0; id < n; id++)); do
@@ -79,7 +81,7 @@ for ((id = 0; id < n; id++)); do
 	[[ $seq_got == "$(seq -s ' ' 0 $((iters - 1))) " ]] || bad+=" $id"
 done
 is "${bad:-none}" none 'dprintf: each thread its i in order'
-like "$out" '^sums ok$' 'dprintf: every call made once'
+like "$(program_output)" '^sums ok$' 'dprintf: every call made once'
 
 # attached WHAT GDB-CMD...: hot_threads 8 ITERS (20000; the kill -9 case:
 # KILL9_ITERS; both smaller under emulation: tests/vm/guest.sh), waiting for its go,
