@@ -91,6 +91,24 @@ done
 is "${bad:-none}" none '8 threads: each thread its lines in order, none twice'
 like "$(program_output)" '^sums ok$' '8 threads: every call made once'
 
+# --- 1000000 lines: gdb prints them slower than the program makes them
+# (about 10 us a line): the program waits for gdb, utraced does not hold
+# them all (20 MB of O packets)
+if server_is_gdbserver; then
+	skip 4 "utraced: O packets to gdb"
+else
+	M=1000000
+	launch "$PROG" "$M"
+	remote_gdb "$PROG" "${SETUP[@]}" 'dprintf visit,"m %ld\n", i' 'break _exit' continue \
+		"shell grep VmHWM /proc/$SERVER_PID/status" 'monitor utraced stats' continue
+	is "$(in_order m 0 1 <<<"$GDB_OUT")" "$M" 'a million: every line, in order'
+	waits=$(sed -n 's/^dprintf text sent to gdb.* \([0-9]*\) waits for gdb$/\1/p' <<<"$GDB_OUT")
+	ok "a million: the program waited for gdb (${waits:-?} times)" eval '((${waits:-0} > 0))'
+	hwm=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' <<<"$GDB_OUT")
+	ok "a million: utraced's memory at most 12 MB (${hwm:-?} kB)" eval '((${hwm:-1000000} < 12288))'
+	ok 'a million: the server exits' server_exits
+fi
+
 # --- non-stop: gdb takes no O packet while threads run: the server's output
 if server_is_gdbserver; then
 	skip 2 'utraced: where the lines go in non-stop'
