@@ -488,6 +488,8 @@ struct engine_xol_stats {
 	unsigned long out_lines;	/* dprintf lines the agent recorded (patch_out.c) */
 	unsigned long out_lost;		/* ... batches cut short: a record that did not parse */
 	unsigned long out_waits;	/* traps held while a client's output was backed up */
+	unsigned long lazy_removed;	/* patched breakpoints removed with their jmp kept */
+	unsigned long stop_alls;	/* times every running thread was interrupted */
 	unsigned long trace_patched;	/* fast tracepoints collected in the process */
 	unsigned long trace_unpatched;	/* ... left as traps (collected by utraced) */
 	const char *last_trace_unpatched_why; /* ... the last one's reason */

@@ -128,6 +128,14 @@ struct swbp {
 	uint8_t orig[16];
 	bool inserted;	  /* trap bytes are in memory */
 	bool insert_owed; /* under a patch's jmp: goes in at the next all-stopped pass */
+	/*
+	 * Removed by its last owner with every thread stopped, its jmp kept
+	 * (owners 0): gdb in all-stop removes every breakpoint at each stop
+	 * and inserts them again at the resume. Back before the threads run,
+	 * it is patched still; otherwise the patch pass of that resume (or of
+	 * a detach) undoes it.
+	 */
+	bool lazy;
 	/* the in-process agent (patch.c) */
 	uint8_t *cond; /* its conditions, in the agent's program format; NULL: none */
 	uint32_t cond_len;
@@ -422,6 +430,8 @@ bool patch_out_busy(struct uproc *p, uint64_t engines);
 int patch_out_tick(struct tracer *t);
 /* Every thread stopped: write the jmps prepared, undo the patches unwanted. */
 void patch_pass(struct uproc *p);
+/* The same at a resume: only_steps keeps lazily removed breakpoints' jmps (bp->lazy). */
+void patch_pass_resume(struct uproc *p, bool only_steps);
 /* th stopped: one in a trampoline or the agent is put back at its breakpoint. */
 void patch_stopped(struct uthread *th);
 /* Its stop was a hit of a patched breakpoint (its trap, or a condition's fault): parked. */
@@ -452,6 +462,8 @@ void patch_bp_free(struct uproc *p, struct swbp *bp);
 struct swbp *bp_find(struct uproc *p, uint64_t addr);
 int bp_sw_insert(struct engine *e, uint64_t addr);
 int bp_sw_remove(struct engine *e, uint64_t addr);
+/* The same for a client's remove (z0): a patched breakpoint may keep its jmp (bp->lazy). */
+int bp_sw_remove_lazy(struct engine *e, uint64_t addr);
 int bp_hw_insert(struct engine *e, enum engine_bp_type type, uint64_t addr, int len);
 int bp_hw_remove(struct engine *e, enum engine_bp_type type, uint64_t addr, int len);
 void bp_engine_drop(struct engine *e);

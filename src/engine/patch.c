@@ -322,9 +322,16 @@ static void undo(struct uproc *p, struct swbp *bp)
 	patch_forget(p, bp);
 }
 
-void patch_pass(struct uproc *p)
+/*
+ * keep_lazy: the threads about to run only single-step (gdb stepping a
+ * thread off its breakpoint, the others held, before it inserts its
+ * breakpoints again): a breakpoint removed lazily keeps its jmp, which no
+ * single step runs (a step in its bytes lifts it: sched.c's step over).
+ */
+static void pass(struct uproc *p, bool keep_lazy)
 {
 	struct swbp **pp = &p->bps, *bp;
+	bool lazy_left = false;
 
 	p->patch_pass = false;
 	for_each_thread(p, th)
@@ -333,6 +340,13 @@ void patch_pass(struct uproc *p)
 	while ((bp = *pp)) {
 		bool keep = bp->owners && bp->cond && bp->owners == bp->cond_owner &&
 			    !(bp->patch && bp->patch->unwanted);
+
+		if (!bp->owners && bp->lazy && keep_lazy) {
+			lazy_left = true;
+			pp = &bp->next;
+			continue;
+		}
+		bp->lazy = false;
 
 		if (bp->patch && bp->patch->applied && !keep)
 			undo(p, bp);
@@ -348,6 +362,17 @@ void patch_pass(struct uproc *p)
 		}
 		pp = &bp->next;
 	}
+	p->patch_pass |= lazy_left;
+}
+
+void patch_pass(struct uproc *p)
+{
+	pass(p, false);
+}
+
+void patch_pass_resume(struct uproc *p, bool only_steps)
+{
+	pass(p, only_steps);
 }
 
 bool patch_undo_under(struct uproc *p, uint64_t addr)

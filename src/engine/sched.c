@@ -185,6 +185,15 @@ static bool runnable(const struct uthread *th)
 	       !th->xol_wait && !th->out_wait;
 }
 
+/* Are the threads about to run single-steppers only? */
+static bool only_steps(struct uproc *p)
+{
+	for_each_thread(p, th)
+		if (runnable(th) && !th->step_mask)
+			return false;
+	return true;
+}
+
 /*
  * A runnable thread sitting on an inserted trap it was stopped at, that
  * must step over it in place; those that can go out of line (xol.c) are
@@ -326,7 +335,7 @@ void sched_update(struct uproc *p)
 	if (p->patch_pass) { /* jmps to write or undo (patch.c): with every thread stopped */
 		if (!uproc_interrupt_all(p))
 			return;
-		patch_pass(p);
+		patch_pass_resume(p, only_steps(p));
 	}
 	th = find_step_over(p);
 	if (th) {

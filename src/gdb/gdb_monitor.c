@@ -89,6 +89,8 @@ static void mon_stats(struct gdb_session *s, const char *arg)
 		 "step-overs in place: %lu%s%s%s\n"
 		 "threads moved back out of a slot or trampoline: %lu\n"
 		 "breakpoints patched (conditions in the process): %lu\n"
+		 "patched breakpoints removed with their jmp kept: %lu\n"
+		 "stop-alls: %lu\n"
 		 "breakpoints left as traps: %lu%s%s%s\n"
 		 "dprintf lines recorded in the process: %lu%s\n"
 		 "dprintf text sent to gdb (O packets): %lu bytes, %lu waits for gdb\n"
@@ -96,8 +98,8 @@ static void mon_stats(struct gdb_session *s, const char *arg)
 		 "fast tracepoints left as traps: %lu%s%s%s\n"
 		 "trace frames recorded in the process: %lu\n",
 		 st.runs, st.inplace, st.last_why ? " (last: " : "", st.last_why ? st.last_why : "",
-		 st.last_why ? ")" : "", st.caught, st.patched, st.unpatched,
-		 st.last_unpatched_why ? " (last: " : "",
+		 st.last_why ? ")" : "", st.caught, st.patched, st.lazy_removed, st.stop_alls,
+		 st.unpatched, st.last_unpatched_why ? " (last: " : "",
 		 st.last_unpatched_why ? st.last_unpatched_why : "",
 		 st.last_unpatched_why ? ")" : "", st.out_lines,
 		 st.out_lost ? " (some unreadable: the program wrote over them)" : "", s->o_bytes,
