@@ -143,17 +143,14 @@ int bp_sw_insert(struct engine *e, uint64_t addr)
 	/* under a patch's jmp: the jmp goes first, with every thread stopped */
 	if (patch_under_jmp(p, addr) && !(sched_all_stopped(p) && patch_undo_under(p, addr)))
 		return bp_owe(e, bp, addr);
-	if (bp && bp->lazy && bp->cond_owner != ENGINE_BIT(e)) {
-		free(bp->cond); /* (kept for its owner's return only) */
-		bp->cond = NULL;
-		bp->cond_owner = 0;
-	}
+	if (bp && bp->lazy && bp->cond_owner != ENGINE_BIT(e))
+		patch_prog_drop(p, bp, bp->cond_owner); /* (kept for its owner's return only) */
 	if (bp)
 		bp->lazy = false;
 	if (bp && bp_trap_present(p, bp)) {
 		bp->owners |= ENGINE_BIT(e);
 		if (bp->patch && bp->owners != bp->cond_owner)
-			p->patch_pass = true; /* the agent has one engine's conditions only */
+			p->patch_pass = true; /* the agent has not e's conditions (yet) */
 		return 0;
 	}
 	if (bp)
@@ -202,10 +199,7 @@ static int sw_remove(struct engine *e, uint64_t addr, bool lazy_ok)
 		return 0;
 	}
 	bp->owners &= ~ENGINE_BIT(e);
-	if (bp->cond_owner == ENGINE_BIT(e)) {
-		free(bp->cond);
-		bp->cond = NULL;
-	}
+	patch_prog_drop(p, bp, ENGINE_BIT(e));
 	if (bp->patch && bp->owners)
 		p->patch_pass = true; /* the agent no longer runs e's conditions */
 	if (bp->owners)

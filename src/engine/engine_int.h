@@ -121,6 +121,17 @@ struct bp_patch {
 	struct arch_patch code;
 };
 
+/* One engine's program at a breakpoint (engine_bp_conds, engine_bp_trace). */
+struct bp_prog {
+	struct bp_prog *next;
+	uint64_t owner; /* its engine's bit */
+	uint8_t *code;	/* conditions then commands, in the agent's program format */
+	uint32_t len;
+	uint32_t ncmds;
+	bool trace_on; /* a fast tracepoint's: */
+	struct engine_trace trace;
+};
+
 struct swbp {
 	struct swbp *next;
 	uint64_t addr;
@@ -137,10 +148,17 @@ struct swbp {
 	 */
 	bool lazy;
 	/* the in-process agent (patch.c) */
-	uint8_t *cond; /* its conditions, in the agent's program format; NULL: none */
+	struct bp_prog *progs; /* each engine's program here */
+	/*
+	 * What the agent runs, made of progs: one engine's program as it is,
+	 * or several engines' conditions one after the other (a trap when
+	 * one holds; each engine then evaluates its own: event.c's
+	 * bp_filter). NULL: none, or several with commands (never patched).
+	 */
+	uint8_t *cond;
 	uint32_t cond_len;
 	uint32_t cond_ncmds;   /* how many of them, at the end, are commands */
-	uint64_t cond_owner;   /* the engine (bit) that gave them */
+	uint64_t cond_owner;   /* the engines (bits) whose programs make it */
 	const char *patch_why; /* why it is not patched, once tried */
 	struct bp_patch *patch;
 	bool trace_on;		   /* cond is a fast tracepoint's program (engine_bp_trace) */
@@ -457,6 +475,8 @@ void patch_resume(struct uthread *th);
 /* bp's patch dropped (its bytes are not ours any more), or all of it with bp. */
 void patch_forget(struct uproc *p, struct swbp *bp);
 void patch_bp_free(struct uproc *p, struct swbp *bp);
+/* e's program at bp goes (its last removal; a lazy breakpoint another engine takes). */
+void patch_prog_drop(struct uproc *p, struct swbp *bp, uint64_t owner);
 
 /* bp.c */
 struct swbp *bp_find(struct uproc *p, uint64_t addr);

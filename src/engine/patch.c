@@ -273,9 +273,22 @@ void patch_forget(struct uproc *p, struct swbp *bp)
 	bp->patch = NULL;
 }
 
+static void progs_free(struct bp_prog *g)
+{
+	while (g) {
+		struct bp_prog *next = g->next;
+
+		free(g->code);
+		free(g);
+		g = next;
+	}
+}
+
 void patch_bp_free(struct uproc *p, struct swbp *bp)
 {
 	patch_forget(p, bp);
+	progs_free(bp->progs);
+	bp->progs = NULL;
 	free(bp->cond);
 	bp->cond = NULL;
 }
@@ -544,6 +557,99 @@ static size_t exprs_len(const struct agent_expr *exprs, size_t n)
 	return len;
 }
 
+static void set_combined(struct swbp *bp, uint8_t *code, size_t len, uint32_t ncmds,
+			 uint64_t owners)
+{
+	free(bp->cond);
+	bp->cond = code;
+	bp->cond_len = (uint32_t)len;
+	bp->cond_ncmds = ncmds;
+	bp->cond_owner = code ? owners : 0;
+	bp->trace_on = false;
+}
+
+/*
+ * What the agent runs at bp, from each engine's program: one as it is;
+ * several, their conditions one after the other (the agent traps when
+ * one holds, and each engine evaluates its own at the hit), unless one
+ * has commands or is a tracepoint (whose output would need telling
+ * apart): then none, and an int3.
+ */
+static void combine(struct uproc *p, struct swbp *bp)
+{
+	size_t len = 0, off = 0;
+	uint64_t owners = 0;
+	bool cmds = false;
+	unsigned n = 0;
+	uint8_t *buf;
+
+	for (struct bp_prog *g = bp->progs; g; g = g->next, n++) {
+		len += g->len;
+		owners |= g->owner;
+		cmds |= g->ncmds || g->trace_on;
+	}
+	set_combined(bp, NULL, 0, 0, 0);
+	if (!n)
+		return;
+	if (n > 1 && cmds) {
+		give_up(p, bp, "two engines' programs, one with commands");
+		return;
+	}
+	if (len > PROG_BYTES)
+		len = PROG_BYTES + 1; /* too long for the agent: kept, never patched */
+	buf = calloc(1, len ? len : 1);
+	if (!buf)
+		return;
+	for (struct bp_prog *g = bp->progs; g && len <= PROG_BYTES; g = g->next) {
+		memcpy(buf + off, g->code, g->len);
+		off += g->len;
+	}
+	set_combined(bp, buf, len, n == 1 ? bp->progs->ncmds : 0, owners);
+	if (n == 1 && bp->progs->trace_on) {
+		bp->trace_on = true;
+		bp->trace = bp->progs->trace;
+	}
+}
+
+/* The program the agent runs changed: a patch of the old one goes. */
+static void recombined(struct uproc *p, struct swbp *bp)
+{
+	bp->patch_why = NULL; /* new conditions: worth a new try */
+	combine(p, bp);
+	if (bp->patch) {
+		bp->patch->unwanted = true; /* its program is the old one */
+		p->patch_pass = true;
+	}
+}
+
+void patch_prog_drop(struct uproc *p, struct swbp *bp, uint64_t owner)
+{
+	struct bp_prog **gp = &bp->progs, *g;
+	bool any = false;
+
+	while ((g = *gp)) {
+		if (!(g->owner & owner)) {
+			gp = &g->next;
+			continue;
+		}
+		*gp = g->next;
+		g->next = NULL;
+		progs_free(g);
+		any = true;
+	}
+	if (any)
+		recombined(p, bp);
+}
+
+static bool same_prog(const struct bp_prog *g, const uint8_t *code, size_t len, size_t ncmds,
+		      const struct engine_trace *t)
+{
+	return g->len == len && g->ncmds == ncmds && !memcmp(g->code, code, len) &&
+	       g->trace_on == (t != NULL) &&
+	       (!t || (g->trace.tpnum == t->tpnum && g->trace.regs_len == t->regs_len &&
+		       g->trace.regs == t->regs && g->trace.pass_left == t->pass_left));
+}
+
 /* e's program at bp (conditions then commands, or a fast tracepoint's: t). */
 static int set_prog(struct engine *e, uint64_t addr, const struct agent_expr *conds, size_t n,
 		    const struct agent_expr *cmds, size_t ncmds, const struct engine_trace *t)
@@ -552,39 +658,47 @@ static int set_prog(struct engine *e, uint64_t addr, const struct agent_expr *co
 	struct swbp *bp = bp_find(p, addr);
 	size_t len = exprs_len(conds, n) + exprs_len(cmds, ncmds), off = 0;
 	bool any = n || ncmds || t;
+	struct bp_prog **gp, *g;
 	uint8_t *buf;
 
 	if (!bp || !(bp->owners & ENGINE_BIT(e)))
 		return -ENOENT;
+	for (gp = &bp->progs; *gp && (*gp)->owner != ENGINE_BIT(e); gp = &(*gp)->next)
+		;
+	if (!any) {
+		patch_prog_drop(p, bp, ENGINE_BIT(e));
+		return 0;
+	}
 	if (len > PROG_BYTES)
 		len = PROG_BYTES + 1; /* too long for the agent: kept, never patched */
-	buf = any ? calloc(1, len ? len : 1) : NULL;
-	if (any && !buf)
+	buf = calloc(1, len ? len : 1);
+	if (!buf)
 		return -ENOMEM;
 	if (len <= PROG_BYTES) {
 		put_exprs(buf, &off, conds, n);
 		put_exprs(buf, &off, cmds, ncmds);
 	}
-	if (buf && bp->cond && bp->cond_len == len && bp->cond_ncmds == ncmds &&
-	    !memcmp(bp->cond, buf, len) && bp->trace_on == (t != NULL) &&
-	    (!t || (bp->trace.tpnum == t->tpnum && bp->trace.regs_len == t->regs_len &&
-		    bp->trace.regs == t->regs && bp->trace.pass_left == t->pass_left))) {
+	if (*gp && same_prog(*gp, buf, len, ncmds, t)) {
 		free(buf); /* gdb sends them again at each resume: the patch stays */
 		return 0;
 	}
-	free(bp->cond);
-	bp->cond = buf;
-	bp->cond_len = (uint32_t)len;
-	bp->cond_ncmds = (uint32_t)ncmds;
-	bp->cond_owner = buf ? ENGINE_BIT(e) : 0;
-	bp->trace_on = t != NULL;
-	if (t)
-		bp->trace = *t;
-	bp->patch_why = NULL; /* new conditions: worth a new try */
-	if (bp->patch) {
-		bp->patch->unwanted = true; /* its program is the old one */
-		p->patch_pass = true;
+	g = *gp;
+	if (!g && !(g = calloc(1, sizeof(*g)))) {
+		free(buf);
+		return -ENOMEM;
 	}
+	if (!*gp) {
+		g->owner = ENGINE_BIT(e);
+		*gp = g;
+	}
+	free(g->code);
+	g->code = buf;
+	g->len = (uint32_t)len;
+	g->ncmds = (uint32_t)ncmds;
+	g->trace_on = t != NULL;
+	if (t)
+		g->trace = *t;
+	recombined(p, bp);
 	return 0;
 }
 
