@@ -1,9 +1,10 @@
 /*
  * patch.c: breakpoints whose conditions run inside the traced process.
  *
- * A breakpoint that gdb gave conditions (agent bytecode) and that only one
- * engine owns starts as an int3, as any other. At its first hit that nobody
- * reports, the thread's stop is used to write, into xol pages (xol.c), the
+ * A breakpoint that gdb gave conditions (agent bytecode), each of whose
+ * engines gave its own (then the agent runs them all: combine()), starts
+ * as an int3, as any other. At its first hit that nobody reports, the
+ * thread's stop is used to write, into xol pages (xol.c), the
  * in-process agent (src/agent/inproc, once per process), the breakpoint's
  * program (its conditions) and its trampoline (x86_patch.c). At the next
  * moment every thread is stopped (sched.c asks for one), the int3 becomes
@@ -19,9 +20,10 @@
  * under an int3; a step, in place, lifts the jmp like the int3.
  *
  * What is not patched stays an int3 with its reason in `monitor utraced
- * stats`: a second engine's breakpoint at the address, a 32-bit process,
- * an instruction shorter than the jmp, one that cannot run elsewhere,
- * conditions too long for the program slot, no page in reach.
+ * stats`: a second engine's dprintf or unconditional breakpoint at the
+ * address, a 32-bit process, an instruction shorter than the jmp, one that
+ * cannot run elsewhere, conditions too long for the program slot, no page
+ * in reach.
  */
 #include "engine_int.h"
 #include "../agent/agent.h"

@@ -6,6 +6,10 @@
  * on, and gdb never hears of it: a full stop report, register reads and a
  * resume saved per false hit. A condition that cannot be evaluated counts
  * as true: gdb then evaluates it itself.
+ *
+ * The text of agent-style dprintf (run here, or recorded by the in-process
+ * agent: gdb_cond_printed) goes to gdb's console as O packets while gdb
+ * waits for a stop, else to our standard output (to_gdb).
  */
 #include "gdb_int.h"
 #include "../agent/agent.h"
@@ -136,7 +140,7 @@ static int cond_read_reg(void *ctx, int regnum, uint64_t *val)
  */
 static bool to_gdb(const struct gdb_session *s)
 {
-	return s && s->waiting && !s->nonstop && !s->freeing;
+	return s && s->waiting && !s->nonstop && !s->freeing && !s->o_off;
 }
 
 static int out_fd(const struct gdb_session *s)

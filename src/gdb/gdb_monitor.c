@@ -35,6 +35,8 @@ static void mon_help(struct gdb_session *s, const char *arg)
 		       "    Accepted for scripts; utraced does not use libthread_db\n"
 		       "  utraced stats\n"
 		       "    How breakpoints nobody reported were stepped over\n"
+		       "  utraced dprintf-to gdb|server\n"
+		       "    Agent-style dprintf text to gdb (O packets) or our stdout\n"
 		       "  exit\n"
 		       "    Quit utraced\n");
 }
@@ -110,6 +112,22 @@ static void mon_stats(struct gdb_session *s, const char *arg)
 	monitor_out(s, msg);
 }
 
+/*
+ * Where this session's agent-style dprintf text goes: gdb's console (O
+ * packets, the default) or, as with gdbserver, our standard output; gdb
+ * writes O text a byte per write(2), about 10 us a line.
+ */
+static void mon_dprintf_to(struct gdb_session *s, const char *arg)
+{
+	if (!strcmp(arg, "gdb") || !strcmp(arg, "server")) {
+		s->o_off = arg[0] == 's';
+		monitor_out(s, s->o_off ? "dprintf text goes to the server's output.\n"
+					: "dprintf text goes to gdb.\n");
+		return;
+	}
+	monitor_out(s, "Usage: monitor utraced dprintf-to gdb|server\n");
+}
+
 static void mon_exit(struct gdb_session *s, const char *arg)
 {
 	(void)arg;
@@ -126,6 +144,7 @@ static const struct {
 	{"set debug-format ", mon_debug_format},
 	{"set libthread-db-search-path ", mon_thread_db_path},
 	{"utraced stats", mon_stats},
+	{"utraced dprintf-to ", mon_dprintf_to},
 	{"exit", mon_exit},
 };
 

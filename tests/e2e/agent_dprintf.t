@@ -109,6 +109,18 @@ else
 	ok 'a million: the server exits' server_exits
 fi
 
+# --- monitor utraced dprintf-to server: gdbserver's way (gdb writes O text
+# a byte per write(2): ten times slower)
+if server_is_gdbserver; then
+	skip 2 'utraced: monitor utraced dprintf-to'
+else
+	launch "$PROG" 1000
+	remote_gdb "$PROG" "${SETUP[@]}" 'monitor utraced dprintf-to server' 'dprintf visit,"s %ld\n", i' \
+		continue
+	is "$(in_order s 0 1 <<<"$(program_output)")" 1000 "dprintf-to server: every line on the server's output"
+	unlike "$GDB_OUT" '^s [0-9]' "dprintf-to server: none in gdb's"
+fi
+
 # --- non-stop: gdb takes no O packet while threads run: the server's output
 if server_is_gdbserver; then
 	skip 2 'utraced: where the lines go in non-stop'
