@@ -26,6 +26,20 @@
 #define RING_BUSY     (AGENT_OUT_RING / 16)
 
 /*
+ * Whose records are those of bp: the engine whose program there has
+ * commands (a dprintf's printf) or is a tracepoint's. (Not cond_owner: a
+ * second engine at the address may have made the agent's program go
+ * while records of the first are still in the rings.)
+ */
+static uint64_t records_owner(const struct swbp *bp, bool trace)
+{
+	for (const struct bp_prog *g = bp ? bp->progs : NULL; g; g = g->next)
+		if (trace ? g->trace_on : g->ncmds != 0)
+			return g->owner;
+	return 0;
+}
+
+/*
  * A fast tracepoint's frame to the engine that owns the tracepoint; what
  * it reserved counts as taken from that engine's buffer space.
  */
@@ -39,7 +53,7 @@ static bool deliver_trace(struct uproc *p, const uint8_t *rec, size_t len)
 		return false;
 	bp = bp_find(p, r.bp);
 	for_each_engine(p, o)
-		if (bp && bp->cond_owner == ENGINE_BIT(o))
+		if (records_owner(bp, true) == ENGINE_BIT(o))
 			e = o;
 	if (e) {
 		e->trace_drained += r.reserved;
@@ -64,7 +78,7 @@ static bool deliver(struct uproc *p, const uint8_t *rec, size_t len)
 		return false;
 	bp = bp_find(p, r.bp);
 	for_each_engine(p, e)
-		if (bp && bp->cond_owner == ENGINE_BIT(e) && e->client.bp_printed)
+		if (records_owner(bp, false) == ENGINE_BIT(e) && e->client.bp_printed)
 			e->client.bp_printed(e->client.ctx, e, &r);
 	p->xol_stats.out_lines++;
 	return true;
