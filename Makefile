@@ -307,4 +307,4 @@ bench: all
 clean:
 	rm -rf $(B)
 
--include $(OBJS:.o=.d) $(UNITS:=.d) $(B)/tests/lib/fake_kernel.d $(TRC_OBJS:.o=.d) $(UST_OBJS:.o=.d) $(CRASH_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(UNITS:=.d) $(B)/tests/lib/fake_kernel.d $(B)/tests/lib/fuzz_world.d $(TRC_OBJS:.o=.d) $(UST_OBJS:.o=.d) $(CRASH_OBJS:.o=.d)
