@@ -125,7 +125,11 @@ else
 	ok 'kill -9 at a hit: gdb reports it' wait_until file_has "$WORK/kill9stop.out" 'hit Breakpoint 1, work'
 	sleep 0.3
 	at=$(sed -n 's/^Breakpoint 1 at \(0x[0-9a-f]*\):.*/\1/p' "$WORK/kill9stop.out")
-	is "$(mem_bytes "$READER_PID" "${at:-0}" 1)" e9 'kill -9 at a hit: the jmp kept while gdb has it out'
+	if [[ " $AGENTS " == *" on "* ]]; then
+		is "$(mem_bytes "$READER_PID" "${at:-0}" 1)" e9 'kill -9 at a hit: the jmp kept while gdb has it out'
+	else
+		skip 1 'a 32-bit program: not patched'
+	fi
 	kill -9 "$GDB_PID"
 	program_ends 'kill -9 at a hit' detached
 fi
