@@ -37,6 +37,20 @@ struct agent_inproc_frame {
 #define AGENT_INPROC_RED_ZONE 128 /* bytes below rsp the trampoline leaves alone */
 
 /*
+ * The i386 agent's frame (no red zone there): the trampoline does
+ * pushfl, pushal, then makes room for the mark (below), and calls the
+ * entry with the frame in eax and the program in edx (regparm(2)).
+ * pushal[7 - i] is i386 register i of gdb's numbering (eax, ecx, edx,
+ * ebx, esp, ebp, esi, edi); the esp slot holds the stack pointer after
+ * the pushfl: the thread's own is 4 more.
+ */
+struct agent_inproc_frame32 {
+	uint64_t mark;
+	uint32_t pushal[8];
+	uint32_t eflags;
+};
+
+/*
  * One breakpoint's program: its address (the pc the conditions see), its
  * conditions, then its commands (agent-style dprintf), each a u32 length
  * and that many bytes of bytecode, padded to 4 bytes. size counts the
@@ -186,6 +200,9 @@ struct agent_trace_regs {
 
 typedef uint64_t (*agent_inproc_entry_fn)(struct agent_inproc_frame *f,
 					  const struct agent_inproc_prog *prog);
+/* The i386 blob's entry (agent_inproc.c built with -m32). */
+typedef uint32_t __attribute__((regparm(2))) (*agent_inproc_entry32_fn)(
+	struct agent_inproc_frame32 *f, const struct agent_inproc_prog *prog);
 
 /* The blob (generated from agent_inproc.c): copied as is, entry at offset 0. */
 extern const unsigned char agent_inproc_blob[];

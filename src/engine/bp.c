@@ -143,10 +143,14 @@ int bp_sw_insert(struct engine *e, uint64_t addr)
 	/* under a patch's jmp: the jmp goes first, with every thread stopped */
 	if (patch_under_jmp(p, addr) && !(sched_all_stopped(p) && patch_undo_under(p, addr)))
 		return bp_owe(e, bp, addr);
+	if (bp && bp->lazy && bp->cond_owner != ENGINE_BIT(e))
+		patch_prog_drop(p, bp, bp->cond_owner); /* (kept for its owner's return only) */
+	if (bp)
+		bp->lazy = false;
 	if (bp && bp_trap_present(p, bp)) {
 		bp->owners |= ENGINE_BIT(e);
 		if (bp->patch && bp->owners != bp->cond_owner)
-			p->patch_pass = true; /* the agent has one engine's conditions only */
+			p->patch_pass = true; /* the agent has not e's conditions (yet) */
 		return 0;
 	}
 	if (bp)
@@ -165,7 +169,18 @@ int bp_sw_insert(struct engine *e, uint64_t addr)
 	return 0;
 }
 
-int bp_sw_remove(struct engine *e, uint64_t addr)
+/*
+ * May bp, whose last owner e removes it, keep its jmp for a while (lazy)?
+ * Only gdb's z0 with every thread stopped, e's own conditions on it.
+ */
+static bool keep_lazily(struct uproc *p, struct engine *e, struct swbp *bp, bool lazy_ok)
+{
+	return lazy_ok && bp->owners == ENGINE_BIT(e) && bp->cond_owner == ENGINE_BIT(e) &&
+	       bp->patch && bp->patch->applied && !bp->patch->unwanted && !bp->trace_on &&
+	       !p->exited && bp_trap_present(p, bp) && sched_all_stopped(p);
+}
+
+static int sw_remove(struct engine *e, uint64_t addr, bool lazy_ok)
 {
 	struct uproc *p = e->p;
 	struct swbp **pp, *bp;
@@ -176,11 +191,15 @@ int bp_sw_remove(struct engine *e, uint64_t addr)
 	bp = *pp;
 	if (!bp)
 		return 0; /* removing twice is fine, as gdb expects */
-	bp->owners &= ~ENGINE_BIT(e);
-	if (bp->cond_owner == ENGINE_BIT(e)) {
-		free(bp->cond);
-		bp->cond = NULL;
+	if (keep_lazily(p, e, bp, lazy_ok)) {
+		bp->owners = 0;
+		bp->lazy = true;
+		p->patch_pass = true; /* (runs at the resume, or the detach) */
+		p->xol_stats.lazy_removed++;
+		return 0;
 	}
+	bp->owners &= ~ENGINE_BIT(e);
+	patch_prog_drop(p, bp, ENGINE_BIT(e));
 	if (bp->patch && bp->owners)
 		p->patch_pass = true; /* the agent no longer runs e's conditions */
 	if (bp->owners)
@@ -197,6 +216,16 @@ int bp_sw_remove(struct engine *e, uint64_t addr)
 	patch_bp_free(p, bp);
 	free(bp);
 	return err;
+}
+
+int bp_sw_remove(struct engine *e, uint64_t addr)
+{
+	return sw_remove(e, addr, false);
+}
+
+int bp_sw_remove_lazy(struct engine *e, uint64_t addr)
+{
+	return sw_remove(e, addr, true);
 }
 
 static enum arch_dr_type dr_type(enum engine_bp_type type)

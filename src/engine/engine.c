@@ -405,7 +405,7 @@ int engine_bp_remove(struct engine *e, enum engine_bp_type type, uint64_t addr, 
 	if (e->dead)
 		return 0;
 	if (type == ENGINE_BP_SW)
-		return bp_sw_remove(e, addr);
+		return bp_sw_remove_lazy(e, addr); /* (gdb's z0: may come back at once) */
 	return bp_hw_remove(e, type, addr, len);
 }
 

@@ -150,6 +150,15 @@ struct engine_client {
 	 * once with r NULL: that batch is over.
 	 */
 	void (*bp_collected)(void *ctx, struct engine *e, const struct agent_trace_record *r);
+	/*
+	 * Optional: true while the client has more of bp_printed's text queued
+	 * for its reader than it wants to hold. Meanwhile the rings are not
+	 * emptied on the timer, and a thread that traps at a patched breakpoint
+	 * of e's (its ring full, or its condition true) waits at the
+	 * breakpoint, stopped, and runs it again once the client has room:
+	 * the program waits for the reader, nothing is dropped.
+	 */
+	bool (*out_busy)(void *ctx, struct engine *e);
 	const char *name; /* endpoint description, for `engines` listings */
 	pid_t peer_pid;	  /* client process, when known (else 0) */
 	uid_t peer_uid;
@@ -478,6 +487,9 @@ struct engine_xol_stats {
 	const char *last_unpatched_why; /* ... the last one's reason */
 	unsigned long out_lines;	/* dprintf lines the agent recorded (patch_out.c) */
 	unsigned long out_lost;		/* ... batches cut short: a record that did not parse */
+	unsigned long out_waits;	/* traps held while a client's output was backed up */
+	unsigned long lazy_removed;	/* patched breakpoints removed with their jmp kept */
+	unsigned long stop_alls;	/* times every running thread was interrupted */
 	unsigned long trace_patched;	/* fast tracepoints collected in the process */
 	unsigned long trace_unpatched;	/* ... left as traps (collected by utraced) */
 	const char *last_trace_unpatched_why; /* ... the last one's reason */

@@ -99,6 +99,7 @@ struct uthread {
 	struct xol_inject *xol_inj; /* lent to an injected syscall (xol.c) */
 	uint64_t patch_hit;  /* stopped in this patched breakpoint's trampoline or agent call */
 	bool patch_in_agent; /* ... in the agent (patch.c) */
+	bool out_wait;	     /* back at its patched breakpoint until its owner's output drains */
 	struct arch_regs regs;
 };
 
@@ -120,6 +121,17 @@ struct bp_patch {
 	struct arch_patch code;
 };
 
+/* One engine's program at a breakpoint (engine_bp_conds, engine_bp_trace). */
+struct bp_prog {
+	struct bp_prog *next;
+	uint64_t owner; /* its engine's bit */
+	uint8_t *code;	/* conditions then commands, in the agent's program format */
+	uint32_t len;
+	uint32_t ncmds;
+	bool trace_on; /* a fast tracepoint's: */
+	struct engine_trace trace;
+};
+
 struct swbp {
 	struct swbp *next;
 	uint64_t addr;
@@ -127,11 +139,26 @@ struct swbp {
 	uint8_t orig[16];
 	bool inserted;	  /* trap bytes are in memory */
 	bool insert_owed; /* under a patch's jmp: goes in at the next all-stopped pass */
+	/*
+	 * Removed by its last owner with every thread stopped, its jmp kept
+	 * (owners 0): gdb in all-stop removes every breakpoint at each stop
+	 * and inserts them again at the resume. Back before the threads run,
+	 * it is patched still; otherwise the patch pass of that resume (or of
+	 * a detach) undoes it.
+	 */
+	bool lazy;
 	/* the in-process agent (patch.c) */
-	uint8_t *cond; /* its conditions, in the agent's program format; NULL: none */
+	struct bp_prog *progs; /* each engine's program here */
+	/*
+	 * What the agent runs, made of progs: one engine's program as it is,
+	 * or several engines' conditions one after the other (a trap when
+	 * one holds; each engine then evaluates its own: event.c's
+	 * bp_filter). NULL: none, or several with commands (never patched).
+	 */
+	uint8_t *cond;
 	uint32_t cond_len;
 	uint32_t cond_ncmds;   /* how many of them, at the end, are commands */
-	uint64_t cond_owner;   /* the engine (bit) that gave them */
+	uint64_t cond_owner;   /* the engines (bits) whose programs make it */
 	const char *patch_why; /* why it is not patched, once tried */
 	struct bp_patch *patch;
 	bool trace_on;		   /* cond is a fast tracepoint's program (engine_bp_trace) */
@@ -415,10 +442,14 @@ enum xol_result patch_go_on(struct uthread *th, struct swbp *bp);
 void bp_insert_owed(struct uproc *p);
 /* The agent's dprintf records of p, to their engines (patch_out.c). */
 void patch_drain(struct uproc *p);
+/* Is one of engines' clients behind with the agent's output (out_busy)? */
+bool patch_out_busy(struct uproc *p, uint64_t engines);
 /* Every process's, when their time has come: ms to the next time, -1: none wanted. */
 int patch_out_tick(struct tracer *t);
 /* Every thread stopped: write the jmps prepared, undo the patches unwanted. */
 void patch_pass(struct uproc *p);
+/* The same at a resume: only_steps keeps lazily removed breakpoints' jmps (bp->lazy). */
+void patch_pass_resume(struct uproc *p, bool only_steps);
 /* th stopped: one in a trampoline or the agent is put back at its breakpoint. */
 void patch_stopped(struct uthread *th);
 /* Its stop was a hit of a patched breakpoint (its trap, or a condition's fault): parked. */
@@ -444,11 +475,15 @@ void patch_resume(struct uthread *th);
 /* bp's patch dropped (its bytes are not ours any more), or all of it with bp. */
 void patch_forget(struct uproc *p, struct swbp *bp);
 void patch_bp_free(struct uproc *p, struct swbp *bp);
+/* e's program at bp goes (its last removal; a lazy breakpoint another engine takes). */
+void patch_prog_drop(struct uproc *p, struct swbp *bp, uint64_t owner);
 
 /* bp.c */
 struct swbp *bp_find(struct uproc *p, uint64_t addr);
 int bp_sw_insert(struct engine *e, uint64_t addr);
 int bp_sw_remove(struct engine *e, uint64_t addr);
+/* The same for a client's remove (z0): a patched breakpoint may keep its jmp (bp->lazy). */
+int bp_sw_remove_lazy(struct engine *e, uint64_t addr);
 int bp_hw_insert(struct engine *e, enum engine_bp_type type, uint64_t addr, int len);
 int bp_hw_remove(struct engine *e, enum engine_bp_type type, uint64_t addr, int len);
 void bp_engine_drop(struct engine *e);

@@ -105,7 +105,8 @@ static void clone_traps(struct uproc *p, struct uproc *cp, const int map[UPROC_M
 			break;
 		*nb = *bp;
 		nb->owners = owners;
-		nb->cond = NULL; /* the child's conditions are its engines' business */
+		nb->progs = NULL; /* the child's conditions are its engines' business */
+		nb->cond = NULL;
 		nb->cond_len = 0;
 		nb->cond_owner = 0;
 		nb->patch = NULL; /* an int3 in the child (strip_traps) */

@@ -1,9 +1,10 @@
 /*
  * patch.c: breakpoints whose conditions run inside the traced process.
  *
- * A breakpoint that gdb gave conditions (agent bytecode) and that only one
- * engine owns starts as an int3, as any other. At its first hit that nobody
- * reports, the thread's stop is used to write, into xol pages (xol.c), the
+ * A breakpoint that gdb gave conditions (agent bytecode), each of whose
+ * engines gave its own (then the agent runs them all: combine()), starts
+ * as an int3, as any other. At its first hit that nobody reports, the
+ * thread's stop is used to write, into xol pages (xol.c), the
  * in-process agent (src/agent/inproc, once per process), the breakpoint's
  * program (its conditions) and its trampoline (x86_patch.c). At the next
  * moment every thread is stopped (sched.c asks for one), the int3 becomes
@@ -19,9 +20,10 @@
  * under an int3; a step, in place, lifts the jmp like the int3.
  *
  * What is not patched stays an int3 with its reason in `monitor utraced
- * stats`: a second engine's breakpoint at the address, a 32-bit process,
- * an instruction shorter than the jmp, one that cannot run elsewhere,
- * conditions too long for the program slot, no page in reach.
+ * stats`: a second engine's dprintf or unconditional breakpoint at the
+ * address, a 32-bit process, an instruction shorter than the jmp, one that
+ * cannot run elsewhere, conditions too long for the program slot, no page
+ * in reach.
  */
 #include "engine_int.h"
 #include "../agent/agent.h"
@@ -273,9 +275,22 @@ void patch_forget(struct uproc *p, struct swbp *bp)
 	bp->patch = NULL;
 }
 
+static void progs_free(struct bp_prog *g)
+{
+	while (g) {
+		struct bp_prog *next = g->next;
+
+		free(g->code);
+		free(g);
+		g = next;
+	}
+}
+
 void patch_bp_free(struct uproc *p, struct swbp *bp)
 {
 	patch_forget(p, bp);
+	progs_free(bp->progs);
+	bp->progs = NULL;
 	free(bp->cond);
 	bp->cond = NULL;
 }
@@ -322,9 +337,16 @@ static void undo(struct uproc *p, struct swbp *bp)
 	patch_forget(p, bp);
 }
 
-void patch_pass(struct uproc *p)
+/*
+ * keep_lazy: the threads about to run only single-step (gdb stepping a
+ * thread off its breakpoint, the others held, before it inserts its
+ * breakpoints again): a breakpoint removed lazily keeps its jmp, which no
+ * single step runs (a step in its bytes lifts it: sched.c's step over).
+ */
+static void pass(struct uproc *p, bool keep_lazy)
 {
 	struct swbp **pp = &p->bps, *bp;
+	bool lazy_left = false;
 
 	p->patch_pass = false;
 	for_each_thread(p, th)
@@ -333,6 +355,13 @@ void patch_pass(struct uproc *p)
 	while ((bp = *pp)) {
 		bool keep = bp->owners && bp->cond && bp->owners == bp->cond_owner &&
 			    !(bp->patch && bp->patch->unwanted);
+
+		if (!bp->owners && bp->lazy && keep_lazy) {
+			lazy_left = true;
+			pp = &bp->next;
+			continue;
+		}
+		bp->lazy = false;
 
 		if (bp->patch && bp->patch->applied && !keep)
 			undo(p, bp);
@@ -348,6 +377,17 @@ void patch_pass(struct uproc *p)
 		}
 		pp = &bp->next;
 	}
+	p->patch_pass |= lazy_left;
+}
+
+void patch_pass(struct uproc *p)
+{
+	pass(p, false);
+}
+
+void patch_pass_resume(struct uproc *p, bool only_steps)
+{
+	pass(p, only_steps);
 }
 
 bool patch_undo_under(struct uproc *p, uint64_t addr)
@@ -486,6 +526,11 @@ bool patch_classify(struct uthread *th, int sig)
 	if (th->patch_in_agent ? sig != SIGSEGV && sig != SIGBUS : sig != SIGTRAP)
 		return false;
 	bp = bp_find(p, th->patch_hit);
+	if (bp && !th->patch_in_agent && patch_out_busy(p, bp->owners)) {
+		th->out_wait = true; /* it runs the breakpoint again when there is room */
+		p->xol_stats.out_waits++;
+		return true;
+	}
 	if (bp && bp->owners && bp->inserted) {
 		th->pending = (struct uevent){.kind = UEV_SWBREAK, .addr = th->patch_hit};
 		th->has_pending = true;
@@ -514,6 +559,99 @@ static size_t exprs_len(const struct agent_expr *exprs, size_t n)
 	return len;
 }
 
+static void set_combined(struct swbp *bp, uint8_t *code, size_t len, uint32_t ncmds,
+			 uint64_t owners)
+{
+	free(bp->cond);
+	bp->cond = code;
+	bp->cond_len = (uint32_t)len;
+	bp->cond_ncmds = ncmds;
+	bp->cond_owner = code ? owners : 0;
+	bp->trace_on = false;
+}
+
+/*
+ * What the agent runs at bp, from each engine's program: one as it is;
+ * several, their conditions one after the other (the agent traps when
+ * one holds, and each engine evaluates its own at the hit), unless one
+ * has commands or is a tracepoint (whose output would need telling
+ * apart): then none, and an int3.
+ */
+static void combine(struct uproc *p, struct swbp *bp)
+{
+	size_t len = 0, off = 0;
+	uint64_t owners = 0;
+	bool cmds = false;
+	unsigned n = 0;
+	uint8_t *buf;
+
+	for (struct bp_prog *g = bp->progs; g; g = g->next, n++) {
+		len += g->len;
+		owners |= g->owner;
+		cmds |= g->ncmds || g->trace_on;
+	}
+	set_combined(bp, NULL, 0, 0, 0);
+	if (!n)
+		return;
+	if (n > 1 && cmds) {
+		give_up(p, bp, "two engines' programs, one with commands");
+		return;
+	}
+	if (len > PROG_BYTES)
+		len = PROG_BYTES + 1; /* too long for the agent: kept, never patched */
+	buf = calloc(1, len ? len : 1);
+	if (!buf)
+		return;
+	for (struct bp_prog *g = bp->progs; g && len <= PROG_BYTES; g = g->next) {
+		memcpy(buf + off, g->code, g->len);
+		off += g->len;
+	}
+	set_combined(bp, buf, len, n == 1 ? bp->progs->ncmds : 0, owners);
+	if (n == 1 && bp->progs->trace_on) {
+		bp->trace_on = true;
+		bp->trace = bp->progs->trace;
+	}
+}
+
+/* The program the agent runs changed: a patch of the old one goes. */
+static void recombined(struct uproc *p, struct swbp *bp)
+{
+	bp->patch_why = NULL; /* new conditions: worth a new try */
+	combine(p, bp);
+	if (bp->patch) {
+		bp->patch->unwanted = true; /* its program is the old one */
+		p->patch_pass = true;
+	}
+}
+
+void patch_prog_drop(struct uproc *p, struct swbp *bp, uint64_t owner)
+{
+	struct bp_prog **gp = &bp->progs, *g;
+	bool any = false;
+
+	while ((g = *gp)) {
+		if (!(g->owner & owner)) {
+			gp = &g->next;
+			continue;
+		}
+		*gp = g->next;
+		g->next = NULL;
+		progs_free(g);
+		any = true;
+	}
+	if (any)
+		recombined(p, bp);
+}
+
+static bool same_prog(const struct bp_prog *g, const uint8_t *code, size_t len, size_t ncmds,
+		      const struct engine_trace *t)
+{
+	return g->len == len && g->ncmds == ncmds && !memcmp(g->code, code, len) &&
+	       g->trace_on == (t != NULL) &&
+	       (!t || (g->trace.tpnum == t->tpnum && g->trace.regs_len == t->regs_len &&
+		       g->trace.regs == t->regs && g->trace.pass_left == t->pass_left));
+}
+
 /* e's program at bp (conditions then commands, or a fast tracepoint's: t). */
 static int set_prog(struct engine *e, uint64_t addr, const struct agent_expr *conds, size_t n,
 		    const struct agent_expr *cmds, size_t ncmds, const struct engine_trace *t)
@@ -522,39 +660,47 @@ static int set_prog(struct engine *e, uint64_t addr, const struct agent_expr *co
 	struct swbp *bp = bp_find(p, addr);
 	size_t len = exprs_len(conds, n) + exprs_len(cmds, ncmds), off = 0;
 	bool any = n || ncmds || t;
+	struct bp_prog **gp, *g;
 	uint8_t *buf;
 
 	if (!bp || !(bp->owners & ENGINE_BIT(e)))
 		return -ENOENT;
+	for (gp = &bp->progs; *gp && (*gp)->owner != ENGINE_BIT(e); gp = &(*gp)->next)
+		;
+	if (!any) {
+		patch_prog_drop(p, bp, ENGINE_BIT(e));
+		return 0;
+	}
 	if (len > PROG_BYTES)
 		len = PROG_BYTES + 1; /* too long for the agent: kept, never patched */
-	buf = any ? calloc(1, len ? len : 1) : NULL;
-	if (any && !buf)
+	buf = calloc(1, len ? len : 1);
+	if (!buf)
 		return -ENOMEM;
 	if (len <= PROG_BYTES) {
 		put_exprs(buf, &off, conds, n);
 		put_exprs(buf, &off, cmds, ncmds);
 	}
-	if (buf && bp->cond && bp->cond_len == len && bp->cond_ncmds == ncmds &&
-	    !memcmp(bp->cond, buf, len) && bp->trace_on == (t != NULL) &&
-	    (!t || (bp->trace.tpnum == t->tpnum && bp->trace.regs_len == t->regs_len &&
-		    bp->trace.regs == t->regs && bp->trace.pass_left == t->pass_left))) {
+	if (*gp && same_prog(*gp, buf, len, ncmds, t)) {
 		free(buf); /* gdb sends them again at each resume: the patch stays */
 		return 0;
 	}
-	free(bp->cond);
-	bp->cond = buf;
-	bp->cond_len = (uint32_t)len;
-	bp->cond_ncmds = (uint32_t)ncmds;
-	bp->cond_owner = buf ? ENGINE_BIT(e) : 0;
-	bp->trace_on = t != NULL;
-	if (t)
-		bp->trace = *t;
-	bp->patch_why = NULL; /* new conditions: worth a new try */
-	if (bp->patch) {
-		bp->patch->unwanted = true; /* its program is the old one */
-		p->patch_pass = true;
+	g = *gp;
+	if (!g && !(g = calloc(1, sizeof(*g)))) {
+		free(buf);
+		return -ENOMEM;
 	}
+	if (!*gp) {
+		g->owner = ENGINE_BIT(e);
+		*gp = g;
+	}
+	free(g->code);
+	g->code = buf;
+	g->len = (uint32_t)len;
+	g->ncmds = (uint32_t)ncmds;
+	g->trace_on = t != NULL;
+	if (t)
+		g->trace = *t;
+	recombined(p, bp);
 	return 0;
 }
 

@@ -26,6 +26,20 @@
 #define RING_BUSY     (AGENT_OUT_RING / 16)
 
 /*
+ * Whose records are those of bp: the engine whose program there has
+ * commands (a dprintf's printf) or is a tracepoint's. (Not cond_owner: a
+ * second engine at the address may have made the agent's program go
+ * while records of the first are still in the rings.)
+ */
+static uint64_t records_owner(const struct swbp *bp, bool trace)
+{
+	for (const struct bp_prog *g = bp ? bp->progs : NULL; g; g = g->next)
+		if (trace ? g->trace_on : g->ncmds != 0)
+			return g->owner;
+	return 0;
+}
+
+/*
  * A fast tracepoint's frame to the engine that owns the tracepoint; what
  * it reserved counts as taken from that engine's buffer space.
  */
@@ -39,7 +53,7 @@ static bool deliver_trace(struct uproc *p, const uint8_t *rec, size_t len)
 		return false;
 	bp = bp_find(p, r.bp);
 	for_each_engine(p, o)
-		if (bp && bp->cond_owner == ENGINE_BIT(o))
+		if (records_owner(bp, true) == ENGINE_BIT(o))
 			e = o;
 	if (e) {
 		e->trace_drained += r.reserved;
@@ -64,7 +78,7 @@ static bool deliver(struct uproc *p, const uint8_t *rec, size_t len)
 		return false;
 	bp = bp_find(p, r.bp);
 	for_each_engine(p, e)
-		if (bp && bp->cond_owner == ENGINE_BIT(e) && e->client.bp_printed)
+		if (records_owner(bp, false) == ENGINE_BIT(e) && e->client.bp_printed)
 			e->client.bp_printed(e->client.ctx, e, &r);
 	p->xol_stats.out_lines++;
 	return true;
@@ -106,6 +120,35 @@ static void drain_ring(struct uproc *p, unsigned i, const struct agent_out_slot 
 		p->xol_stats.out_lost++;
 	mem_write_raw(p, p->agent_out + i * sizeof(*s) + offsetof(struct agent_out_slot, tail),
 		      &s->head, 8);
+}
+
+bool patch_out_busy(struct uproc *p, uint64_t engines)
+{
+	for_each_engine(p, e)
+		if ((engines & ENGINE_BIT(e)) && e->client.out_busy &&
+		    e->client.out_busy(e->client.ctx, e))
+			return true;
+	return false;
+}
+
+/*
+ * The threads that waited at their breakpoints for a client's output to
+ * drain go again once nobody is backed up; true if some still wait.
+ */
+static bool out_release(struct uproc *p)
+{
+	bool waiting = false;
+
+	for_each_thread(p, th)
+		waiting |= th->out_wait;
+	if (!waiting)
+		return false;
+	if (patch_out_busy(p, ~0ULL))
+		return true;
+	for_each_thread(p, th)
+		th->out_wait = false;
+	sched_update(p);
+	return false;
 }
 
 /* Empty p's rings; true if one held more than RING_BUSY bytes. */
@@ -150,8 +193,13 @@ int patch_out_tick(struct tracer *t)
 	if (now >= t->drain_at) {
 		bool busy = false;
 
-		for (struct uproc *p = t->procs; p; p = p->next)
-			busy |= drain(p);
+		/* (a client that is behind: its lines wait in the rings, in order) */
+		for (struct uproc *p = t->procs; p; p = p->next) {
+			if (out_release(p) || patch_out_busy(p, ~0ULL))
+				busy = true;
+			else
+				busy |= drain(p);
+		}
 		t->drain_at = now + (busy ? DRAIN_BUSY_MS : DRAIN_EVERY_MS);
 	}
 	return (int)(t->drain_at - now);

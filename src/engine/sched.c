@@ -181,7 +181,17 @@ static int resume_thread(struct uthread *th, bool step)
 
 static bool runnable(const struct uthread *th)
 {
-	return th->stopped && !th->has_pending && !th->hold_mask && !th->stop_req && !th->xol_wait;
+	return th->stopped && !th->has_pending && !th->hold_mask && !th->stop_req &&
+	       !th->xol_wait && !th->out_wait;
+}
+
+/* Are the threads about to run single-steppers only? */
+static bool only_steps(struct uproc *p)
+{
+	for_each_thread(p, th)
+		if (runnable(th) && !th->step_mask)
+			return false;
+	return true;
 }
 
 /*
@@ -325,7 +335,7 @@ void sched_update(struct uproc *p)
 	if (p->patch_pass) { /* jmps to write or undo (patch.c): with every thread stopped */
 		if (!uproc_interrupt_all(p))
 			return;
-		patch_pass(p);
+		patch_pass_resume(p, only_steps(p));
 	}
 	th = find_step_over(p);
 	if (th) {

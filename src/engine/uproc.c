@@ -142,15 +142,17 @@ bool sched_all_stopped(struct uproc *p)
 
 bool uproc_interrupt_all(struct uproc *p)
 {
-	bool all = true;
+	bool all = true, fresh = true, sent = false;
 
 	for_each_thread(p, th) {
 		if (th->stopped)
 			continue;
 		all = false;
+		fresh &= !th->interrupting;
 		if (!th->interrupting && ptrace(PTRACE_INTERRUPT, th->tid, 0L, 0L) == 0)
-			th->interrupting = true;
+			sent = th->interrupting = true;
 	}
+	p->xol_stats.stop_alls += fresh && sent; /* (a stop-all of its own, not one on its way) */
 	return all;
 }
 

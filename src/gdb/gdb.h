@@ -84,6 +84,9 @@ struct gdb_session {
 	struct gdb_server *server;
 	bool extended;		  /* '!' received */
 	bool waiting;		  /* a resume is in flight; the stop reply is owed */
+	bool freeing;		  /* gdb_session_free: nothing more goes to the client */
+	unsigned long o_bytes;	  /* agent-style dprintf text sent in "O" packets */
+	bool o_off;		  /* monitor utraced dprintf-to server: none sent */
 	struct engine *attaching; /* an attach in flight, its stop not come (gdb_attach.c) */
 	bool attach_replies;	  /* ... a vAttach's: its reply is owed */
 	bool question_owed;	  /* ... a joiner's: '?' came before it */

@@ -6,6 +6,10 @@
  * on, and gdb never hears of it: a full stop report, register reads and a
  * resume saved per false hit. A condition that cannot be evaluated counts
  * as true: gdb then evaluates it itself.
+ *
+ * The text of agent-style dprintf (run here, or recorded by the in-process
+ * agent: gdb_cond_printed) goes to gdb's console as O packets while gdb
+ * waits for a stop, else to our standard output (to_gdb).
  */
 #include "gdb_int.h"
 #include "../agent/agent.h"
@@ -90,9 +94,9 @@ void gdb_cond_to_engine(struct gdb_session *s, pid_t pid, uint64_t addr)
 }
 
 struct cond_ctx {
+	struct gdb_session *s;
 	struct engine *e;
 	pid_t tid;
-	bool stdio;
 	bool batch; /* a line of the agent's (gdb_cond_printed): written with its batch */
 };
 
@@ -126,9 +130,24 @@ static int cond_read_reg(void *ctx, int regnum, uint64_t *val)
 }
 
 /*
- * dprintf in the agent style: the text goes where the program's output
- * goes (our stdout), as with gdbserver; on stdio our stdout is gdb's.
+ * dprintf in the agent style goes to gdb's console as "O" packets, which
+ * gdb takes while it waits for the answer to a resume in all-stop (and
+ * only then: any other time it would read one as the reply to its next
+ * request; in non-stop, where requests go while threads run, never).
+ * Otherwise (non-stop, a line printed while gdb has the process stopped,
+ * or at a detach) the text goes where gdbserver puts it: our standard
+ * output, the program's; on stdio our stdout is gdb's: stderr then.
  */
+static bool to_gdb(const struct gdb_session *s)
+{
+	return s && s->waiting && !s->nonstop && !s->freeing && !s->o_off;
+}
+
+static int out_fd(const struct gdb_session *s)
+{
+	return s && s->server && s->server->stdio ? 2 : 1;
+}
+
 static int write_all(int fd, const char *text, size_t len)
 {
 	while (len) {
@@ -145,18 +164,62 @@ static int write_all(int fd, const char *text, size_t len)
 }
 
 /*
+ * gdb prints O text slower than the agent records it (about 10 us a line
+ * against 1): past this much queued for gdb, the program waits for it
+ * (engine_client.out_busy) rather than our memory growing without end.
+ */
+#define O_QUEUED_MAX (1u << 20)
+
+bool gdb_cond_out_busy(const struct gdb_session *s)
+{
+	return to_gdb(s) && s->rsp.out.len > O_QUEUED_MAX;
+}
+
+/* text as "O" packets of at most O_TEXT bytes each (hex doubles them). */
+#define O_TEXT ((RSP_MAX_PACKET - 1) / 2)
+
+static void send_o(struct gdb_session *s, const char *text, size_t len)
+{
+	struct buf b;
+
+	buf_init(&b);
+	while (len) {
+		size_t n = len < O_TEXT ? len : O_TEXT;
+
+		buf_reset(&b);
+		buf_putc(&b, 'O');
+		buf_hex(&b, text, n);
+		rsp_send(&s->rsp, b.data, b.len);
+		s->o_bytes += n;
+		text += n;
+		len -= n;
+	}
+	buf_free(&b);
+}
+
+static int emit(struct gdb_session *s, bool o, const char *text, size_t len)
+{
+	if (!o)
+		return write_all(out_fd(s), text, len);
+	send_o(s, text, len);
+	return 0;
+}
+
+/*
  * The agent's lines come in batches (a drain of the rings): they are
- * gathered here and written at the batch's end, one write for many lines.
+ * gathered here and written at the batch's end, one write (or a few
+ * packets) for many lines.
  */
 static struct {
 	char buf[64 * 1024];
 	size_t len;
-	int fd;
+	struct gdb_session *s;
+	bool o;
 } batch;
 
 static int batch_flush(void)
 {
-	int err = batch.len ? write_all(batch.fd, batch.buf, batch.len) : 0;
+	int err = batch.len ? emit(batch.s, batch.o, batch.buf, batch.len) : 0;
 
 	batch.len = 0;
 	return err;
@@ -165,18 +228,27 @@ static int batch_flush(void)
 static int cond_print(void *ctx, const char *text, size_t len)
 {
 	struct cond_ctx *c = ctx;
-	int fd = c->stdio ? 2 : 1;
+	bool o = to_gdb(c->s);
 
 	if (!c->batch) /* a line printed here, after the batch's: in order */
-		return batch_flush() ?: write_all(fd, text, len);
-	if (batch.len && (batch.fd != fd || len > sizeof(batch.buf) - batch.len))
+		return batch_flush() ?: emit(c->s, o, text, len);
+	if (batch.len && (batch.s != c->s || batch.o != o || len > sizeof(batch.buf) - batch.len))
 		batch_flush();
 	if (len > sizeof(batch.buf))
-		return write_all(fd, text, len);
-	batch.fd = fd;
+		return emit(c->s, o, text, len);
+	batch.s = c->s;
+	batch.o = o;
 	memcpy(batch.buf + batch.len, text, len);
 	batch.len += len;
 	return 0;
+}
+
+void gdb_cond_session_gone(struct gdb_session *s)
+{
+	if (batch.len && batch.s == s)
+		batch_flush();
+	if (batch.s == s)
+		batch.s = NULL;
 }
 
 /*
@@ -186,7 +258,7 @@ static int cond_print(void *ctx, const char *text, size_t len)
 bool gdb_cond_false(struct gdb_session *s, const struct engine_stop *st)
 {
 	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
-	struct cond_ctx ctx = {.tid = st->tid};
+	struct cond_ctx ctx = {.s = s, .tid = st->tid};
 	struct agent_env env = {.ctx = &ctx,
 				.read_mem = cond_read_mem,
 				.read_reg = cond_read_reg,
@@ -204,7 +276,6 @@ bool gdb_cond_false(struct gdb_session *s, const struct engine_stop *st)
 	/* over the program's own int3 only gdb knows how to go on */
 	if (!c || engine_bp_permanent(pr->e, pc))
 		return false;
-	ctx.stdio = s->server && s->server->stdio;
 	if (c->l.nconds && !agent_conds_hold(&c->l, &env))
 		return true;
 	if (!c->l.ncmds)
@@ -215,7 +286,7 @@ bool gdb_cond_false(struct gdb_session *s, const struct engine_stop *st)
 
 void gdb_cond_printed(struct gdb_session *s, struct engine *e, const struct agent_record *r)
 {
-	struct cond_ctx ctx = {.e = e, .batch = true, .stdio = s->server && s->server->stdio};
+	struct cond_ctx ctx = {.s = s, .e = e, .batch = true};
 	struct agent_env env = {.ctx = &ctx, .print = cond_print};
 	struct gdb_cond *c;
 

@@ -90,6 +90,10 @@ bool gdb_cond_false(struct gdb_session *s, const struct engine_stop *st);
 void gdb_cond_to_engine(struct gdb_session *s, pid_t pid, uint64_t addr);
 /* A printf the in-process agent recorded: printed as if run here. */
 void gdb_cond_printed(struct gdb_session *s, struct engine *e, const struct agent_record *r);
+/* Has s more O packets queued than it holds before the program waits? */
+bool gdb_cond_out_busy(const struct gdb_session *s);
+/* s goes: its lines still batched are written out first. */
+void gdb_cond_session_gone(struct gdb_session *s);
 
 /* gdb_nonstop.c */
 void gdb_nonstop_on_stop(struct gdb_session *s, const struct engine_stop *st);

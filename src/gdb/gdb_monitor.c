@@ -35,6 +35,8 @@ static void mon_help(struct gdb_session *s, const char *arg)
 		       "    Accepted for scripts; utraced does not use libthread_db\n"
 		       "  utraced stats\n"
 		       "    How breakpoints nobody reported were stepped over\n"
+		       "  utraced dprintf-to gdb|server\n"
+		       "    Agent-style dprintf text to gdb (O packets) or our stdout\n"
 		       "  exit\n"
 		       "    Quit utraced\n");
 }
@@ -89,22 +91,41 @@ static void mon_stats(struct gdb_session *s, const char *arg)
 		 "step-overs in place: %lu%s%s%s\n"
 		 "threads moved back out of a slot or trampoline: %lu\n"
 		 "breakpoints patched (conditions in the process): %lu\n"
+		 "patched breakpoints removed with their jmp kept: %lu\n"
+		 "stop-alls: %lu\n"
 		 "breakpoints left as traps: %lu%s%s%s\n"
 		 "dprintf lines recorded in the process: %lu%s\n"
+		 "dprintf text sent to gdb (O packets): %lu bytes, %lu waits for gdb\n"
 		 "fast tracepoints collected in the process: %lu\n"
 		 "fast tracepoints left as traps: %lu%s%s%s\n"
 		 "trace frames recorded in the process: %lu\n",
 		 st.runs, st.inplace, st.last_why ? " (last: " : "", st.last_why ? st.last_why : "",
-		 st.last_why ? ")" : "", st.caught, st.patched, st.unpatched,
-		 st.last_unpatched_why ? " (last: " : "",
+		 st.last_why ? ")" : "", st.caught, st.patched, st.lazy_removed, st.stop_alls,
+		 st.unpatched, st.last_unpatched_why ? " (last: " : "",
 		 st.last_unpatched_why ? st.last_unpatched_why : "",
 		 st.last_unpatched_why ? ")" : "", st.out_lines,
-		 st.out_lost ? " (some unreadable: the program wrote over them)" : "",
-		 st.trace_patched, st.trace_unpatched,
+		 st.out_lost ? " (some unreadable: the program wrote over them)" : "", s->o_bytes,
+		 st.out_waits, st.trace_patched, st.trace_unpatched,
 		 st.last_trace_unpatched_why ? " (last: " : "",
 		 st.last_trace_unpatched_why ? st.last_trace_unpatched_why : "",
 		 st.last_trace_unpatched_why ? ")" : "", st.trace_frames);
 	monitor_out(s, msg);
+}
+
+/*
+ * Where this session's agent-style dprintf text goes: gdb's console (O
+ * packets, the default) or, as with gdbserver, our standard output; gdb
+ * writes O text a byte per write(2), about 10 us a line.
+ */
+static void mon_dprintf_to(struct gdb_session *s, const char *arg)
+{
+	if (!strcmp(arg, "gdb") || !strcmp(arg, "server")) {
+		s->o_off = arg[0] == 's';
+		monitor_out(s, s->o_off ? "dprintf text goes to the server's output.\n"
+					: "dprintf text goes to gdb.\n");
+		return;
+	}
+	monitor_out(s, "Usage: monitor utraced dprintf-to gdb|server\n");
 }
 
 static void mon_exit(struct gdb_session *s, const char *arg)
@@ -123,6 +144,7 @@ static const struct {
 	{"set debug-format ", mon_debug_format},
 	{"set libthread-db-search-path ", mon_thread_db_path},
 	{"utraced stats", mon_stats},
+	{"utraced dprintf-to ", mon_dprintf_to},
 	{"exit", mon_exit},
 };
 

@@ -45,6 +45,12 @@ static void session_bp_printed(void *ctx, struct engine *e, const struct agent_r
 	gdb_cond_printed(ctx, e, r);
 }
 
+static bool session_out_busy(void *ctx, struct engine *e)
+{
+	(void)e;
+	return gdb_cond_out_busy(ctx);
+}
+
 /* A hardware breakpoint hit whose conditions are false: the thread goes on, unreported. */
 static bool cond_goes_on(struct gdb_session *s, const struct engine_stop *st)
 {
@@ -131,6 +137,7 @@ void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server
 	s->client.on_stop = session_on_stop;
 	s->client.bp_goes_on = session_bp_goes_on;
 	s->client.bp_printed = session_bp_printed;
+	s->client.out_busy = session_out_busy;
 	s->client.name = "gdb";
 	gdb_extended_init(s);
 }
@@ -181,9 +188,11 @@ bool gdb_session_foreign(const struct gdb_session *s)
 
 void gdb_session_free(struct gdb_session *s)
 {
+	s->freeing = true; /* (the lines a detach drains go to our stdout) */
 	gdb_vfile_free(s);
 	gdb_tp_session_gone(s);
 	gdb_session_leave(s, false);
+	gdb_cond_session_gone(s);
 	gdb_nonstop_free(s);
 	gdb_cond_free_all(s);
 	gdb_catch_free(s);

@@ -41,19 +41,26 @@ cond_case 'a register' "\$rsi == 123457" 123457
 cond_case 'memory through a pointer' "it->next->val + i == 150043" 150003
 
 # --- a condition true now and then: gdb takes its breakpoints out at each
-# stop and puts them back at the resume; each time the jmp comes back and
-# no false hit is stepped over in place (a reinserted breakpoint used to
-# count as a removed one: every thread held at each hit, for good)
+# stop and puts them back at the resume (stepping the thread off the
+# breakpoint first); the jmp stays through it all (it used to be undone and
+# written again each time: a stop of every thread more per stop), and no
+# false hit is stepped over in place (a reinserted breakpoint used to count
+# as a removed one: every thread held at each hit, for good)
 launch "$PROG" "$N"
 remote_gdb "$PROG" "${SETUP[@]}" 'break visit if i % 50000 == 7' continue continue continue \
-	continue 'print i' 'monitor utraced stats' continue
+	continue 'print i' 'x/i $pc' 'monitor utraced stats' continue
 is "$(grep -c '^Breakpoint 1, visit' <<<"$GDB_OUT")" 4 'true 4 times: 4 hits reported'
 like "$GDB_OUT" '^\$1 = 150007$' '... the 4th at i = 150007'
+like "$GDB_OUT" '^=> 0x[0-9a-f]+ <visit\+[0-9]+>:[[:space:]]+mov' '... memory shows the original code' ||
+	diag "$(grep '^=>' <<<"$GDB_OUT")"
 exited_with 0 '... and the program ends'
 if ! server_is_gdbserver; then
 	is "$(stats_of 'step-overs in place')" 0 '... no step-over in place'
-	ok "... the jmp back after each stop ($(stats_of 'breakpoints patched[^:]*') times)" \
-		test "$(stats_of 'breakpoints patched[^:]*')" -ge 4
+	is "$(stats_of 'breakpoints patched[^:]*')" 1 '... the jmp written once'
+	ok "... kept at each stop ($(stats_of 'patched breakpoints removed[^:]*') times)" \
+		test "$(stats_of 'patched breakpoints removed[^:]*')" -ge 4
+	ok "... a stop of every thread per hit reported, no more ($(stats_of 'stop-alls'))" \
+		test "$(stats_of 'stop-alls')" -le 5
 fi
 
 # --- a condition whose read faults (in the agent, once patched: false

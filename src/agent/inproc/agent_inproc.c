@@ -38,8 +38,83 @@ void *memcpy(void *d, const void *s, size_t n)
 	return d;
 }
 
+#ifdef __i386__
+/*
+ * The i386 build (Makefile: -m32, -ffixed-esi for the frame pointer):
+ * struct agent_inproc_frame32, the thread pointer at %gs:0 (the i386 TLS
+ * ABI's), regparm(2) entry; no 'R' block for fast tracepoints (their
+ * frame is amd64's: those trap, utraced collects).
+ */
+typedef struct agent_inproc_frame32 frame_t;
+typedef uint32_t entry_ret;
+#define ENTRY_ABI __attribute__((regparm(2)))
+#else
+typedef struct agent_inproc_frame frame_t;
+typedef uint64_t entry_ret;
+#define ENTRY_ABI
+#endif
+
+#ifdef __i386__
+/*
+ * The 64-bit divisions gcc calls on i386, here rather than libgcc's,
+ * which use esi (the frame pointer utraced finds the frame by, at every
+ * instruction). Shift and subtract: the agent divides rarely.
+ */
+static uint64_t udivmod(uint64_t n, uint64_t d, uint64_t *rem)
+{
+	uint64_t q = 0, r = 0;
+
+	for (int i = 63; i >= 0; i--) {
+		r = r << 1 | ((n >> i) & 1);
+		if (r >= d) {
+			r -= d;
+			q |= 1ULL << i;
+		}
+	}
+	*rem = r;
+	return q;
+}
+
+uint64_t __udivdi3(uint64_t n, uint64_t d);
+uint64_t __umoddi3(uint64_t n, uint64_t d);
+int64_t __divdi3(int64_t n, int64_t d);
+int64_t __moddi3(int64_t n, int64_t d);
+
+uint64_t __udivdi3(uint64_t n, uint64_t d)
+{
+	uint64_t r;
+
+	return udivmod(n, d, &r);
+}
+
+uint64_t __umoddi3(uint64_t n, uint64_t d)
+{
+	uint64_t r;
+
+	udivmod(n, d, &r);
+	return r;
+}
+
+/* (the caller never divides by 0, nor INT64_MIN by -1: agent_expr.c checks) */
+int64_t __divdi3(int64_t n, int64_t d)
+{
+	uint64_t r, q = udivmod(n < 0 ? -(uint64_t)n : (uint64_t)n,
+				d < 0 ? -(uint64_t)d : (uint64_t)d, &r);
+
+	return (int64_t)((n < 0) != (d < 0) ? 0 - q : q);
+}
+
+int64_t __moddi3(int64_t n, int64_t d)
+{
+	uint64_t r;
+
+	udivmod(n < 0 ? -(uint64_t)n : (uint64_t)n, d < 0 ? -(uint64_t)d : (uint64_t)d, &r);
+	return (int64_t)(n < 0 ? 0 - r : r);
+}
+#endif
+
 struct inproc_ctx {
-	struct agent_inproc_frame *f;
+	frame_t *f;
 	const struct agent_inproc_prog *prog;
 	struct agent_out_region *out;
 	unsigned slot;
@@ -62,6 +137,37 @@ static int inproc_read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
 	return 0;
 }
 
+#ifdef __i386__
+static int inproc_read_reg(void *ctx, int regnum, uint64_t *val)
+{
+	const struct inproc_ctx *c = ctx;
+
+	if (regnum == 4) /* (esp: pushal's, after the pushfl) */
+		*val = c->f->pushal[7 - 4] + 4u;
+	else if (regnum >= 0 && regnum < 8)
+		*val = c->f->pushal[7 - regnum];
+	else if (regnum == 8)
+		*val = (uint32_t)c->prog->pc;
+	else if (regnum == 9)
+		*val = c->f->eflags;
+	else
+		return -EOPNOTSUPP; /* segments, vectors: utraced has them */
+	return 0;
+}
+
+static void set_mark(struct inproc_ctx *c, uint64_t mark)
+{
+	c->f->mark = mark;
+}
+
+static uint64_t thread_pointer(void)
+{
+	uint32_t tp;
+
+	__asm__ volatile("mov %%gs:0, %0" : "=r"(tp));
+	return tp;
+}
+#else
 static int inproc_read_reg(void *ctx, int regnum, uint64_t *val)
 {
 	const struct inproc_ctx *c = ctx;
@@ -79,6 +185,12 @@ static int inproc_read_reg(void *ctx, int regnum, uint64_t *val)
 	return 0;
 }
 
+/* The frame's rsp slot, which the trampoline never pops. */
+static void set_mark(struct inproc_ctx *c, uint64_t mark)
+{
+	c->f->gpr[AGENT_INPROC_RSP_SLOT] = mark;
+}
+
 /* The x86-64 TLS ABI keeps the thread pointer itself at %fs:0: one per thread. */
 static uint64_t thread_pointer(void)
 {
@@ -87,6 +199,7 @@ static uint64_t thread_pointer(void)
 	__asm__ volatile("mov %%fs:0, %0" : "=r"(tp));
 	return tp;
 }
+#endif
 
 /* The calling thread's ring: the one it owns, or a free one it takes. */
 static int claim_slot(struct agent_out_region *out, uint64_t tp, unsigned *slot)
@@ -289,8 +402,7 @@ static bool run_cmds(struct inproc_ctx *c, const unsigned char *p, const unsigne
 	}
 	if (c->head == start)
 		return true;
-	c->f->gpr[AGENT_INPROC_RSP_SLOT] =
-		AGENT_OUT_MARK | (uint64_t)c->slot << 48 | AGENT_OUT_MARK_HEAD(start);
+	set_mark(c, AGENT_OUT_MARK | (uint64_t)c->slot << 48 | AGENT_OUT_MARK_HEAD(start));
 	__asm__ volatile("" ::: "memory"); /* the mark first (x86 keeps stores in order) */
 	s->head = c->head;
 	return true;
@@ -335,7 +447,7 @@ static int inproc_collect(void *ctx, uint64_t addr, uint64_t len, bool nz)
 
 static uint64_t seg(int which)
 {
-	uint64_t v = 0;
+	uint32_t v = 0;
 
 	switch (which) {
 	case 0:
@@ -365,6 +477,9 @@ static bool put_regs(struct inproc_ctx *c)
 {
 	struct agent_trace_regs r;
 
+#ifdef __i386__
+	return false; /* (amd64's block: utraced collects an i386 hit's registers) */
+#endif
 	if (!frame_room(c, 1 + sizeof(r)))
 		return false;
 	for (int i = 0; i < 16; i++)
@@ -449,16 +564,15 @@ static uint64_t run_trace(struct inproc_ctx *c, const unsigned char *p, const un
 	c->head = c->start;
 	ring_put(c, &rec, sizeof(rec));
 	c->head = at;
-	c->f->gpr[AGENT_INPROC_RSP_SLOT] =
-		AGENT_OUT_MARK | (uint64_t)c->slot << 48 | AGENT_OUT_MARK_HEAD(c->start);
+	set_mark(c, AGENT_OUT_MARK | (uint64_t)c->slot << 48 | AGENT_OUT_MARK_HEAD(c->start));
 	__asm__ volatile("" ::: "memory"); /* the mark first (x86 keeps stores in order) */
 	s->head = c->head;
 	return AGENT_INPROC_GO;
 }
 
 /* The entry, placed at offset 0 of the blob by agent_inproc.ld. */
-__attribute__((section(".text.entry"), used)) uint64_t
-agent_inproc_entry(struct agent_inproc_frame *f, const struct agent_inproc_prog *prog)
+__attribute__((section(".text.entry"), used)) ENTRY_ABI entry_ret
+agent_inproc_entry(frame_t *f, const struct agent_inproc_prog *prog)
 {
 	struct inproc_ctx c = {.f = f, .prog = prog};
 	struct agent_env env = {
