@@ -163,6 +163,7 @@ static int resume_thread(struct uthread *th, bool step)
 	if (th->group_stop && !th->deliver_sig)
 		req = PTRACE_LISTEN; /* nobody stops for it (group_stop_report): stays stopped */
 
+	regs_sync(th);
 	if (th->dr_dirty)
 		bp_dregs_apply(th);
 	patch_resume(th);
@@ -293,7 +294,7 @@ static struct uthread *find_weak_step(struct uproc *p)
 	return NULL;
 }
 
-void sched_update(struct uproc *p)
+static void sched_run(struct uproc *p)
 {
 	struct uthread *th;
 
@@ -341,4 +342,12 @@ void sched_update(struct uproc *p)
 	th = find_weak_step(p);
 	if (th)
 		resume_thread(th, true);
+}
+
+void sched_update(struct uproc *p)
+{
+	sched_run(p);
+	/* a hit's rewound pc that no out-of-line step stored (event.c) */
+	for_each_thread(p, th)
+		regs_sync(th);
 }

@@ -197,6 +197,7 @@ void uproc_detach_all(struct uproc *p)
 			leaving_add(p, th->tid);
 			continue;
 		}
+		regs_sync(th); /* a hit's rewind onto its trap (event.c) */
 		/* a step's trap an interrupt overtook: taken at its stop (leaving.c), not passed */
 		if (!th->deliver_sig && !th->has_pending && leaving_step_trap_queued(th->tid) &&
 		    ptrace(PTRACE_CONT, th->tid, 0L, 0L) == 0) {

@@ -157,6 +157,7 @@ static int inject_start(struct uthread *th, long nr, const uint64_t args[6], uin
 
 	if (!th->user_stop)
 		return -EAGAIN; /* inside a syscall: it would finish that one first */
+	regs_sync(th);
 	inj = calloc(1, sizeof(*inj));
 	if (!inj)
 		return -ENOMEM;
@@ -382,8 +383,10 @@ static int slot_fill(struct uthread *th, uint64_t addr, struct swbp *bp)
 	uint8_t insn[16];
 	ssize_t n;
 
-	if (th->xol_for == addr && th->xol)
+	if (th->xol_for == addr && th->xol_gen == bp->gen && th->xol) {
+		bp->insn_len = (uint8_t)th->xol->insn_len;
 		return th->xol->kind == ARCH_XOL_RUN ? 0 : -EINVAL;
+	}
 	if (!th->xol && !(th->xol = malloc(sizeof(*th->xol))))
 		return -ENOMEM;
 	n = mem_read_raw(p, addr, insn, sizeof(insn));
@@ -394,6 +397,8 @@ static int slot_fill(struct uthread *th, uint64_t addr, struct swbp *bp)
 	if (arch_xol_prepare(p->arch, insn, (size_t)n, addr, th->xol_slot, th->xol) < 0)
 		return -EINVAL;
 	th->xol_for = addr;
+	th->xol_gen = bp->gen;
+	bp->insn_len = (uint8_t)th->xol->insn_len; /* (event.c: no siginfo needed at its hits) */
 	if (th->xol->kind == ARCH_XOL_RUN && th->xol->pushes && xol_shadow_stack(p, th->tid)) {
 		th->xol->kind = ARCH_XOL_INPLACE;
 		th->xol->why = "call under a shadow stack";
