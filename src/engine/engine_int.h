@@ -96,6 +96,7 @@ struct uthread {
 	uint64_t xol_for;	    /* the breakpoint whose instruction the slot holds */
 	uint64_t xol_gen;	    /* ... its swbp.gen: another at that address is copied anew */
 	bool xol_busy;		    /* resumed into its slot, no stop seen since */
+	bool xol_step;		    /* ... single-stepped there, for an engine's step */
 	bool xol_wait;		    /* stays at its breakpoint until a page is mapped */
 	struct arch_xol *xol;	    /* the slot's relocation (for pc fix-ups) */
 	struct xol_inject *xol_inj; /* lent to an injected syscall (xol.c) */
@@ -384,8 +385,14 @@ enum xol_result {
 	XOL_MAPPING, /* it maps a page, or waits for one: back at its breakpoint after */
 };
 enum xol_result xol_start(struct uthread *th, uint64_t addr);
-/* th stopped: one that stopped inside its slot is put where the program would be. */
-void xol_stopped(struct uthread *th);
+/* The same for an engine's single-step of th (XOL_GO: resume it stepping). */
+enum xol_result xol_start_step(struct uthread *th, uint64_t addr);
+/*
+ * th stopped (status: its wait status; 0 unknown): one that stopped
+ * inside its slot is put where the program would be. True if the stop
+ * was taken (a step through the slot went on: th runs).
+ */
+bool xol_stopped(struct uthread *th, int status);
 /* A stop of a thread lent to a syscall: true if that was all (see xol.c). */
 bool xol_inject_stop(struct uthread *th, int status);
 void xol_thread_gone(struct uthread *th);

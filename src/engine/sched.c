@@ -212,11 +212,10 @@ static struct uthread *find_step_over(struct uproc *p)
 			th->at_bp = false;
 			continue;
 		}
-		if (th->step_mask)
-			return th; /* a step asked for: one instruction, in place */
-		switch (xol_start(th, pc)) {
+		/* a step asked for: one instruction, out of line too */
+		switch (th->step_mask ? xol_start_step(th, pc) : xol_start(th, pc)) {
 		case XOL_GO:
-			resume_thread(th, false);
+			resume_thread(th, th->step_mask != 0);
 			CRASH_POINT("xol"); /* a thread on its way through a slot */
 			break;
 		case XOL_MAPPING:

@@ -491,7 +491,8 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 		sched_update(p);
 		return;
 	}
-	xol_stopped(th);
+	if (xol_stopped(th, status))
+		return; /* a step through its slot, one more instruction of it */
 	patch_stopped(th);
 	if (event == PTRACE_EVENT_EXIT) {
 		if (p->step_over == th)
