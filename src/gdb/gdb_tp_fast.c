@@ -207,13 +207,16 @@ static int fast_template(struct tp_exp *x)
 	return 0;
 }
 
-/* The agent's compact registers as a 'g' block of x's architecture. */
-static void put_regs(struct tp_exp *x, const struct agent_trace_record *r)
+/*
+ * The agent's compact registers as the 'R' block of a frame of x's
+ * architecture, written at out (1 + x->fast_g_len bytes): the frame is
+ * built where it is kept, no copy.
+ */
+static void put_regs(const struct tp_exp *x, const struct agent_trace_record *r, uint8_t *out)
 {
-	uint8_t block[sizeof(x->fast_g)];
+	uint8_t *block = out + 1;
 
-	if (fast_template(x) < 0)
-		return;
+	*out = 'R';
 	memcpy(block, x->fast_g, x->fast_g_len);
 	for (size_t i = 0; i < x->fast_nregs; i++) { /* (little-endian: the low bytes) */
 		const struct tp_fast_reg *f = &x->fast_regs[i];
@@ -225,13 +228,15 @@ static void put_regs(struct tp_exp *x, const struct agent_trace_record *r)
 		else
 			memcpy(block + f->off, &r->regs[f->src], f->size);
 	}
-	tpf_put_regs(&x->frame, block, x->fast_g_len);
 }
 
 void tp_collected(void *ctx, struct engine *e, const struct agent_trace_record *r)
 {
 	struct tp_exp *x = ctx;
 	struct tp_point *p;
+	uint8_t *d;
+	size_t len;
+	bool regs;
 
 	(void)e;
 	if (!r) { /* the batch is over: what the agent may take now */
@@ -242,15 +247,16 @@ void tp_collected(void *ctx, struct engine *e, const struct agent_trace_record *
 	if (!x->running || !p || !p->enabled)
 		return; /* a hit after the run stopped (the agent was told at once) */
 	p->hits++;
-	buf_reset(&x->frame);
-	if (r->has_regs)
-		put_regs(x, r);
-	buf_append(&x->frame, r->mem, r->mem_len);
-	if (tps_add(&x->store, p->num, (uint8_t *)x->frame.data, x->frame.len) < 0) {
+	regs = r->has_regs && fast_template(x) == 0;
+	len = (regs ? 1 + x->fast_g_len : 0) + r->mem_len;
+	if (tps_reserve(&x->store, p->num, len, &d) < 0) {
 		tp_stop(x, "tfull", 0);
 		return;
 	}
-	p->usage += TPS_HDR + x->frame.len;
+	if (regs)
+		put_regs(x, r, d);
+	memcpy(d + len - r->mem_len, r->mem, r->mem_len);
+	p->usage += TPS_HDR + len;
 	if (p->pass && p->hits >= p->pass)
 		tp_stop(x, "tpasscount", p->num);
 }

@@ -9,6 +9,16 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+#define CHUNK (1u << 20)
+
+struct tp_chunk {
+	struct tp_chunk *next; /* newer */
+	size_t size, used;     /* bytes of data[] */
+	size_t live;	       /* frames in it not dropped yet */
+	uint8_t data[];
+};
 
 void tps_init(struct tp_store *ts)
 {
@@ -29,20 +39,34 @@ static size_t frame_bytes(const uint8_t *f)
 	return TPS_HDR + len;
 }
 
+static void chunk_free(struct tp_store *ts)
+{
+	struct tp_chunk *c = ts->oldest;
+
+	ts->oldest = c->next;
+	if (!ts->oldest)
+		ts->newest = NULL;
+	munmap(c, sizeof(*c) + c->size);
+}
+
 static void drop_oldest(struct tp_store *ts)
 {
 	uint8_t *f = slot(ts, 0);
 
 	ts->used -= frame_bytes(f);
-	free(f);
 	ts->head = (ts->head + 1) % ts->cap;
 	ts->count--;
+	/* every chunk but the newest has frames: the oldest frame is in the oldest */
+	if (ts->oldest && !--ts->oldest->live && ts->oldest != ts->newest)
+		chunk_free(ts);
 }
 
 void tps_clear(struct tp_store *ts)
 {
 	while (ts->count)
 		drop_oldest(ts);
+	while (ts->oldest)
+		chunk_free(ts);
 	ts->head = 0;
 	ts->created = 0;
 }
@@ -82,7 +106,39 @@ static int grow(struct tp_store *ts)
 	return 0;
 }
 
-int tps_add(struct tp_store *ts, unsigned tpnum, const uint8_t *data, size_t len)
+/* need bytes at the end of the newest chunk, or of a new one; NULL: no memory. */
+static uint8_t *chunk_room(struct tp_store *ts, size_t need)
+{
+	struct tp_chunk *c = ts->newest;
+	size_t size = need > CHUNK - sizeof(*c) ? need : CHUNK - sizeof(*c);
+	uint8_t *f;
+
+	if (c && !c->live) /* all its frames dropped: the only chunk left */
+		c->used = 0;
+	if (c && !c->live && c->size < need) {
+		chunk_free(ts);
+		c = NULL;
+	}
+	if (!c || c->size - c->used < need) {
+		/* its pages made at once: one fault each costs as much as the frames in it */
+		c = mmap(NULL, sizeof(*c) + size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (c == MAP_FAILED)
+			return NULL;
+		*c = (struct tp_chunk){.size = size};
+		if (ts->newest)
+			ts->newest->next = c;
+		else
+			ts->oldest = c;
+		ts->newest = c;
+	}
+	f = c->data + c->used;
+	c->used += need;
+	c->live++;
+	return f;
+}
+
+int tps_reserve(struct tp_store *ts, unsigned tpnum, size_t len, uint8_t **data)
 {
 	size_t need = TPS_HDR + len;
 	uint16_t num = (uint16_t)tpnum;
@@ -96,16 +152,25 @@ int tps_add(struct tp_store *ts, unsigned tpnum, const uint8_t *data, size_t len
 		return -ENOSPC;
 	while (ts->used + need > ts->size)
 		drop_oldest(ts);
-	if (grow(ts) < 0 || !(f = malloc(need)))
+	if (grow(ts) < 0 || !(f = chunk_room(ts, need)))
 		return -ENOMEM;
 	memcpy(f, &num, 2);
 	memcpy(f + 2, &len32, 4);
-	if (len)
-		memcpy(f + TPS_HDR, data, len);
 	ts->frames[(ts->head + ts->count) % ts->cap] = f;
 	ts->count++;
 	ts->used += need;
+	*data = f + TPS_HDR;
 	return 0;
+}
+
+int tps_add(struct tp_store *ts, unsigned tpnum, const uint8_t *data, size_t len)
+{
+	uint8_t *d;
+	int err = tps_reserve(ts, tpnum, len, &d);
+
+	if (!err && len)
+		memcpy(d, data, len);
+	return err;
 }
 
 const uint8_t *tps_frame(const struct tp_store *ts, size_t n, unsigned *tpnum, size_t *len)

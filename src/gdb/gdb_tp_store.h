@@ -15,6 +15,12 @@
  * a frame that does not fit either ends the collection (the buffer is full)
  * or, circular, drops the oldest frames. Frames are numbered from the
  * oldest one kept, as gdbserver does.
+ *
+ * The frames are laid end to end in large chunks (huge pages where the
+ * kernel gives them), not allocated one by one: a fast tracepoint in a
+ * hot loop makes hundreds of thousands a second, and a malloc and the
+ * page faults of each were most of their cost. A chunk goes when its
+ * last frame is dropped (oldest first, so the oldest chunk first).
  */
 #ifndef UTRACED_GDB_TP_STORE_H
 #define UTRACED_GDB_TP_STORE_H
@@ -29,9 +35,12 @@
 #define TPS_DEFAULT_SIZE (5u * 1024 * 1024) /* gdbserver's default */
 #define TPS_MAX_SIZE	 (1u << 30)
 
+struct tp_chunk;
+
 struct tp_store {
-	uint8_t **frames; /* a ring of frames: header then data, each malloc'ed */
-	size_t head;	  /* index of the oldest in frames[] */
+	uint8_t **frames;		  /* a ring of frames: header then data, in the chunks */
+	struct tp_chunk *oldest, *newest; /* the chunks, in the order the frames came */
+	size_t head;			  /* index of the oldest in frames[] */
 	size_t count, cap;
 	size_t used; /* bytes of the frames kept, headers included */
 	size_t size; /* the bound */
@@ -51,6 +60,11 @@ void tps_set_size(struct tp_store *ts, size_t size);
  * or -ENOMEM. The frame counts as created either way.
  */
 int tps_add(struct tp_store *ts, unsigned tpnum, const uint8_t *data, size_t len);
+/*
+ * The same, the frame's len bytes of data to be written by the caller at
+ * *data (before anything else is done with ts): no copy.
+ */
+int tps_reserve(struct tp_store *ts, unsigned tpnum, size_t len, uint8_t **data);
 /* Frame n (0: the oldest kept): its data and tracepoint, NULL past the last. */
 const uint8_t *tps_frame(const struct tp_store *ts, size_t n, unsigned *tpnum, size_t *len);
 /* qTBuffer: up to n bytes of the frames laid end to end from off; how many. */

@@ -6,6 +6,7 @@
  * never read past their end.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,9 +168,72 @@ static void test_store(void)
 	buf_free(&b);
 }
 
+/* A frame's bytes as test_chunks writes them: its number everywhere. */
+static bool frame_is(const uint8_t *d, size_t len, unsigned i)
+{
+	for (size_t k = 0; k < len; k++)
+		if (d[k] != (uint8_t)(i + k))
+			return false;
+	return true;
+}
+
+/*
+ * Frames laid end to end in chunks (1 MiB) of which the oldest go as
+ * their frames are dropped: many frames through a circular buffer of a
+ * few chunks, written in place (tps_reserve), every kept one intact; a
+ * frame larger than a chunk; the buffer emptied and used again.
+ */
+static void test_chunks(void)
+{
+	struct tp_store ts;
+	unsigned tp, bad = 0, refused = 0;
+	size_t len, first;
+	uint8_t *d;
+	const uint8_t *f;
+
+	tps_init(&ts);
+	tps_set_size(&ts, 3u << 20);
+	ts.circular = true;
+	for (unsigned i = 0; i < 20000; i++) {
+		size_t n = 700 + i % 300;
+
+		if (tps_reserve(&ts, 1 + i % 5, n, &d) < 0) {
+			refused++;
+			continue;
+		}
+		for (size_t k = 0; k < n; k++)
+			d[k] = (uint8_t)(i + k);
+	}
+	is_int(refused, 0, "chunks: 20000 frames (17 MiB) through a 3 MiB circular buffer");
+	ok(ts.used <= ts.size && ts.count > 3000, "... the bound kept, thousands of frames in it");
+	first = 20000 - ts.count;
+	for (size_t n = 0; n < ts.count; n++) {
+		f = tps_frame(&ts, n, &tp, &len);
+		if (!f || tp != 1 + (first + n) % 5 || len != 700 + (first + n) % 300 ||
+		    !frame_is(f, len, (unsigned)(first + n)))
+			bad++;
+	}
+	is_int(bad, 0, "... every frame kept intact, in order (its chunk not freed under it)");
+	is_int(tps_reserve(&ts, 9, (3u << 19), &d), 0, "a frame of 1.5 MiB: larger than a chunk");
+	memset(d, 0x5a, 3u << 19);
+	f = tps_frame(&ts, ts.count - 1, &tp, &len);
+	ok(f && tp == 9 && len == (3u << 19) && f[0] == 0x5a && f[len - 1] == 0x5a,
+	   "... kept whole");
+	is_int(tps_add(&ts, 2, (const uint8_t *)"abc", 3), 0, "a small one after it");
+	f = tps_frame(&ts, ts.count - 1, &tp, &len);
+	ok(f && len == 3 && !memcmp(f, "abc", 3), "... in a chunk of its own");
+	tps_clear(&ts);
+	ok(ts.count == 0 && !ts.oldest && !ts.newest, "cleared: no chunk left");
+	is_int(tps_add(&ts, 3, (const uint8_t *)"xy", 2), 0, "used again after the clear");
+	f = tps_frame(&ts, 0, &tp, &len);
+	ok(f && tp == 3 && len == 2 && !memcmp(f, "xy", 2), "... its frame there");
+	tps_free(&ts);
+}
+
 int main(void)
 {
 	test_blocks();
 	test_store();
+	test_chunks();
 	return done_testing();
 }
