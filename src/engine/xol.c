@@ -14,7 +14,8 @@
  * A thread that stops inside its slot (a signal, an interrupt) has its pc
  * moved to where the program would be, so nobody ever sees a slot
  * address. What cannot run elsewhere falls back to the in-place step-over
- * of sched.c, counted in the process's stats.
+ * of sched.c, counted in the process's stats. An engine's single-step of
+ * a thread on a trap runs the same copy, single-stepped (xol_start_step).
  */
 #include "engine_int.h"
 #include "../util/procfs.h"
