@@ -127,6 +127,7 @@ void regs_sync(struct uthread *th)
 
 void regs_invalidate(struct uthread *th)
 {
+	th->regs_dirty = false; /* (the cache goes: nothing left to store) */
 	th->regs_valid = false;
 	th->xsave_valid = false;
 }
