@@ -64,13 +64,16 @@
 #
 # Environment: BENCH_REPS (3), BENCH_HITS, BENCH_XHITS, BENCH_STEPS, BENCH_MEM_MIB,
 # BENCH_THREADS, BENCH_INFO_REPS, BENCH_LOOP, BENCH_SYSCALLS, BENCH_SWEEP
-# (--sweep sizes), UTRACED (build/utraced), GDBSERVER (gdbserver in PATH),
+# (--sweep sizes), UTRACED (build/utraced), UTRACED_ARGS (more options for
+# utraced: `--agent=off` makes x1/x8/x64 measure the out-of-line step-over
+# instead of the in-process agent), GDBSERVER (gdbserver in PATH),
 # GDB (gdb), RSPCLIENT (build/tests/rspclient, case h).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=$ROOT/build/bench
 UTRACED=${UTRACED:-$ROOT/build/utraced}
+read -r -a UTRACED_ARGS <<<"${UTRACED_ARGS:-}"
 GDBSERVER=${GDBSERVER:-$(command -v gdbserver || echo /usr/bin/gdbserver)}
 GDB=${GDB:-gdb}
 REPS=${BENCH_REPS:-3}
@@ -393,7 +396,7 @@ wait_gone() {
 run_one() {
 	local c=$1 s=$2 mode=$3 srv port spid hpid t0 t1 begin="" end=""
 	local pfx=$B/out/$c.$s sout=$B/out/$c.$s.server
-	local -a wrap=() gwrap=() prog
+	local -a wrap=() gwrap=() prog sargs=()
 	srv=$(server_path "$s")
 	read -r -a prog <<<"$(case_prog "$c")"
 	case $mode in
@@ -428,7 +431,8 @@ $begin"
 		sout=$pfx.gdbout
 	else
 		port=$(free_port)
-		"${wrap[@]}" "$srv" --once "127.0.0.1:$port" "${prog[@]}" >"$pfx.server" 2>&1 </dev/null &
+		[ "$srv" = "$UTRACED" ] && sargs=("${UTRACED_ARGS[@]}")
+		"${wrap[@]}" "$srv" "${sargs[@]}" --once "127.0.0.1:$port" "${prog[@]}" >"$pfx.server" 2>&1 </dev/null &
 		spid=$!
 		wait_listen "$port" "$spid" || die "$s did not listen on $port (see $pfx.server)"
 		[ "$c" = h ] && { h_second_client "$pfx.server" "$s" & hpid=$!; }

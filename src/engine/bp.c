@@ -79,6 +79,7 @@ static struct swbp *bp_new(struct uproc *p, uint64_t addr)
 	if (!bp)
 		return NULL;
 	bp->addr = addr;
+	bp->gen = ++p->bp_gen;
 	bp->next = p->bps;
 	p->bps = bp;
 	return bp;
@@ -153,9 +154,11 @@ int bp_sw_insert(struct engine *e, uint64_t addr)
 			p->patch_pass = true; /* the agent has not e's conditions (yet) */
 		return 0;
 	}
-	if (bp)
+	if (bp) {
 		patch_forget(p, bp); /* its code was replaced: a new int3 */
-	else if (!(bp = bp_new(p, addr)))
+		bp->gen = ++p->bp_gen;
+		bp->insn_len = 0;
+	} else if (!(bp = bp_new(p, addr)))
 		return -ENOMEM;
 	n = mem_read_raw(p, addr, bp->orig, p->arch->trap_len);
 	err = n == (ssize_t)p->arch->trap_len ? bp_write_insn(p, bp, true) : -EIO;

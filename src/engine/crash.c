@@ -118,6 +118,7 @@ static void let_thread_go(struct uthread *th, long long deadline)
 	int status, sig;
 
 	sig = th->has_pending && th->pending.kind == UEV_SIGNAL ? th->pending.sig : th->deliver_sig;
+	regs_sync(th);		  /* a hit's rewind onto its trap */
 	if (th->stopped && sig) { /* a signal it was to get goes with it */
 		if (patch_rollback_tid(th->p, th->tid) == 2 && (sig == SIGSEGV || sig == SIGBUS))
 			sig = 0;

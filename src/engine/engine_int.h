@@ -71,6 +71,7 @@ struct uthread {
 	bool at_bp;	   /* reported at a breakpoint: resume must step over it */
 	bool dr_dirty;	   /* debug registers must be written before it runs */
 	bool regs_valid;   /* regs.gp cached */
+	bool regs_dirty;   /* ... and changed, not yet stored: regs_sync() before it runs */
 	bool xsave_valid;  /* regs.xsave cached */
 	bool has_pending;
 	bool in_syscall;       /* between a syscall-entry and its exit stop */
@@ -93,7 +94,9 @@ struct uthread {
 	/* out-of-line step-over (xol.c) */
 	uint64_t xol_slot;	    /* its slot's address, 0: none yet */
 	uint64_t xol_for;	    /* the breakpoint whose instruction the slot holds */
+	uint64_t xol_gen;	    /* ... its swbp.gen: another at that address is copied anew */
 	bool xol_busy;		    /* resumed into its slot, no stop seen since */
+	bool xol_step;		    /* ... single-stepped there, for an engine's step */
 	bool xol_wait;		    /* stays at its breakpoint until a page is mapped */
 	struct arch_xol *xol;	    /* the slot's relocation (for pc fix-ups) */
 	struct xol_inject *xol_inj; /* lent to an injected syscall (xol.c) */
@@ -138,6 +141,8 @@ struct swbp {
 	uint64_t owners; /* engines that inserted it; 0: a patch left to undo (patch.c) */
 	uint8_t orig[16];
 	bool inserted;	  /* trap bytes are in memory */
+	uint8_t insn_len; /* of the instruction under it, once decoded (xol.c); 0: unknown */
+	uint64_t gen;	  /* p->bp_gen when made: a slot's copy is of this one (xol.c) */
 	bool insert_owed; /* under a patch's jmp: goes in at the next all-stopped pass */
 	/*
 	 * Removed by its last owner with every thread stopped, its jmp kept
@@ -230,6 +235,7 @@ struct uproc {
 	struct engine *engines;
 	uint64_t slots; /* engine slots in use */
 	struct swbp *bps;
+	uint64_t bp_gen; /* breakpoints made: each its own number (swbp.gen) */
 	struct arch_dregs dregs;
 	bool dregs_used;	 /* debug registers were ever written */
 	bool sys_traced;	 /* an engine wants syscalls: resume with PTRACE_SYSCALL */
@@ -406,8 +412,14 @@ enum xol_result {
 	XOL_MAPPING, /* it maps a page, or waits for one: back at its breakpoint after */
 };
 enum xol_result xol_start(struct uthread *th, uint64_t addr);
-/* th stopped: one that stopped inside its slot is put where the program would be. */
-void xol_stopped(struct uthread *th);
+/* The same for an engine's single-step of th (XOL_GO: resume it stepping). */
+enum xol_result xol_start_step(struct uthread *th, uint64_t addr);
+/*
+ * th stopped (status: its wait status; 0 unknown): one that stopped
+ * inside its slot is put where the program would be. True if the stop
+ * was taken (a step through the slot went on: th runs).
+ */
+bool xol_stopped(struct uthread *th, int status);
 /* A stop of a thread lent to a syscall: true if that was all (see xol.c). */
 bool xol_inject_stop(struct uthread *th, int status);
 void xol_thread_gone(struct uthread *th);
@@ -499,6 +511,13 @@ ssize_t mem_write_raw(struct uproc *p, uint64_t addr, const void *buf, size_t le
 ssize_t mem_read_orig(struct uproc *p, uint64_t addr, void *buf, size_t len);
 int regs_fetch(struct uthread *th, bool xsave);
 int regs_store(struct uthread *th, unsigned which);
+/*
+ * Store the cached general registers if they were changed without a
+ * store (regs_dirty: the pc rewound onto a hit trap, event.c, which the
+ * out-of-line step's own store makes unneeded). Before anything that
+ * resumes the thread or reads its registers from the kernel.
+ */
+void regs_sync(struct uthread *th);
 void regs_invalidate(struct uthread *th);
 
 /* engine_attach.c */

@@ -57,7 +57,11 @@ static bool classify_int3(struct uthread *th, struct uevent *ev)
 	if (!(bp && bp->inserted) && program_trap_at(p, addr))
 		return false; /* the program's own int3 where we once had ours */
 	arch_set_pc(p->arch, &th->regs, addr);
-	regs_store(th, ARCH_RS_GP);
+	/*
+	 * Stored later (regs_sync): a hit nobody reports goes out of line,
+	 * and that store of the pc (to its slot) makes this one unneeded.
+	 */
+	th->regs_dirty = true;
 	if (bp && bp->inserted) {
 		ev->kind = UEV_SWBREAK;
 		ev->addr = addr;
@@ -82,12 +86,33 @@ static bool classify_dr6(struct uthread *th, struct uevent *ev)
 	return true;
 }
 
+/*
+ * A SIGTRAP whose pc is just past one of our inserted traps, over an
+ * instruction longer than the trap: only that int3 can have stopped the
+ * thread there, in the middle of the instruction (a signal, a step's or
+ * a debug register's trap come at instruction boundaries), so no siginfo
+ * is needed to tell. The length is known once the instruction was
+ * decoded for an out-of-line step (bp->insn_len; 0 before).
+ */
+static bool surely_int3(struct uthread *th)
+{
+	struct uproc *p = th->p;
+	struct swbp *bp;
+
+	if (!p->bps || regs_fetch(th, false) < 0)
+		return false;
+	bp = bp_find(p, arch_pc(p->arch, &th->regs) - p->arch->trap_len);
+	return bp && bp->inserted && bp->insn_len > p->arch->trap_len;
+}
+
 void event_classify(struct uthread *th, int sig)
 {
 	struct uevent ev = {.kind = UEV_SIGNAL, .sig = sig};
 	siginfo_t si;
 
 	if (sig != SIGTRAP)
+		goto out;
+	if (surely_int3(th) && classify_int3(th, &ev))
 		goto out;
 	if (ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &si) < 0)
 		goto out;
@@ -283,6 +308,7 @@ void event_dispatch(struct uthread *th)
 		/* someone who wants it is busy: keep it for later */
 		if (ev.kind == UEV_SWBREAK)
 			th->has_pending = false; /* ... or let it hit again */
+		regs_sync(th);
 		return;
 	}
 	th->has_pending = false;
@@ -298,7 +324,8 @@ void event_dispatch(struct uthread *th)
 		th->sig_owners = want;
 	}
 	if (!want)
-		return;
+		return; /* (a hit: it goes on out of line, its pc stored then) */
+	regs_sync(th);
 	for_each_engine(p, e) {
 		struct engine_stop st;
 

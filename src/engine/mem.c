@@ -104,8 +104,11 @@ int regs_store(struct uthread *th, unsigned which)
 {
 	struct iovec iov;
 
-	if ((which & ARCH_RS_GP) && ptrace(PTRACE_SETREGS, th->tid, 0L, &th->regs.gp) < 0)
-		return -errno;
+	if (which & ARCH_RS_GP) {
+		if (ptrace(PTRACE_SETREGS, th->tid, 0L, &th->regs.gp) < 0)
+			return -errno;
+		th->regs_dirty = false;
+	}
 	if (which & ARCH_RS_XSAVE) {
 		iov.iov_base = th->regs.xsave;
 		iov.iov_len = th->regs.xsave_len;
@@ -115,8 +118,16 @@ int regs_store(struct uthread *th, unsigned which)
 	return 0;
 }
 
+void regs_sync(struct uthread *th)
+{
+	if (th->regs_dirty && th->stopped && th->regs_valid)
+		regs_store(th, ARCH_RS_GP);
+	th->regs_dirty = false;
+}
+
 void regs_invalidate(struct uthread *th)
 {
+	th->regs_dirty = false; /* (the cache goes: nothing left to store) */
 	th->regs_valid = false;
 	th->xsave_valid = false;
 }

@@ -163,6 +163,7 @@ static int resume_thread(struct uthread *th, bool step)
 	if (th->group_stop && !th->deliver_sig)
 		req = PTRACE_LISTEN; /* nobody stops for it (group_stop_report): stays stopped */
 
+	regs_sync(th);
 	if (th->dr_dirty)
 		bp_dregs_apply(th);
 	patch_resume(th);
@@ -221,11 +222,10 @@ static struct uthread *find_step_over(struct uproc *p)
 			th->at_bp = false;
 			continue;
 		}
-		if (th->step_mask)
-			return th; /* a step asked for: one instruction, in place */
-		switch (xol_start(th, pc)) {
+		/* a step asked for: one instruction, out of line too */
+		switch (th->step_mask ? xol_start_step(th, pc) : xol_start(th, pc)) {
 		case XOL_GO:
-			resume_thread(th, false);
+			resume_thread(th, th->step_mask != 0);
 			CRASH_POINT("xol"); /* a thread on its way through a slot */
 			break;
 		case XOL_MAPPING:
@@ -303,7 +303,7 @@ static struct uthread *find_weak_step(struct uproc *p)
 	return NULL;
 }
 
-void sched_update(struct uproc *p)
+static void sched_run(struct uproc *p)
 {
 	struct uthread *th;
 
@@ -351,4 +351,12 @@ void sched_update(struct uproc *p)
 	th = find_weak_step(p);
 	if (th)
 		resume_thread(th, true);
+}
+
+void sched_update(struct uproc *p)
+{
+	sched_run(p);
+	/* a hit's rewound pc that no out-of-line step stored (event.c) */
+	for_each_thread(p, th)
+		regs_sync(th);
 }

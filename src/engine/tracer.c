@@ -112,10 +112,13 @@ unsigned long tracer_stops(const struct tracer *t)
 	return t->nstops;
 }
 
+/* (notify_pending: the eventfd was written and not read since, it is still readable) */
 void tracer_wake(struct tracer *t)
 {
 	uint64_t one = 1;
 
+	if (t->notify_pending)
+		return;
 	t->notify_pending = true;
 	if (write(t->evfd, &one, sizeof(one)) < 0 && errno != EAGAIN)
 		perror("utraced: eventfd");
@@ -383,7 +386,9 @@ static void notify_all(struct tracer *t)
 	uint64_t n;
 	bool again = true;
 
-	if (read(t->evfd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+	/* (a poll of the event loop that nobody woke: nothing to read, a system call saved per
+	 * stop) */
+	if (t->notify_pending && read(t->evfd, &n, sizeof(n)) < 0 && errno != EAGAIN)
 		perror("utraced: eventfd");
 	t->notify_pending = false;
 	while (again) {

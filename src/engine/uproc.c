@@ -199,6 +199,7 @@ void uproc_detach_all(struct uproc *p)
 			leaving_add(p, th->tid);
 			continue;
 		}
+		regs_sync(th); /* a hit's rewind onto its trap (event.c) */
 		/* a step's trap an interrupt overtook: taken at its stop (leaving.c), not passed */
 		if (!th->deliver_sig && !th->has_pending && leaving_step_trap_queued(th->tid) &&
 		    ptrace(PTRACE_CONT, th->tid, 0L, 0L) == 0) {
@@ -492,7 +493,8 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 		sched_update(p);
 		return;
 	}
-	xol_stopped(th);
+	if (xol_stopped(th, status))
+		return; /* a step through its slot, one more instruction of it */
 	patch_stopped(th);
 	if (event == PTRACE_EVENT_EXIT) {
 		if (p->step_over == th)

@@ -14,13 +14,15 @@
  * A thread that stops inside its slot (a signal, an interrupt) has its pc
  * moved to where the program would be, so nobody ever sees a slot
  * address. What cannot run elsewhere falls back to the in-place step-over
- * of sched.c, counted in the process's stats.
+ * of sched.c, counted in the process's stats. An engine's single-step of
+ * a thread on a trap runs the same copy, single-stepped (xol_start_step).
  */
 #include "engine_int.h"
 #include "../util/procfs.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +159,7 @@ static int inject_start(struct uthread *th, long nr, const uint64_t args[6], uin
 
 	if (!th->user_stop)
 		return -EAGAIN; /* inside a syscall: it would finish that one first */
+	regs_sync(th);
 	inj = calloc(1, sizeof(*inj));
 	if (!inj)
 		return -ENOMEM;
@@ -382,8 +385,10 @@ static int slot_fill(struct uthread *th, uint64_t addr, struct swbp *bp)
 	uint8_t insn[16];
 	ssize_t n;
 
-	if (th->xol_for == addr && th->xol)
+	if (th->xol_for == addr && th->xol_gen == bp->gen && th->xol) {
+		bp->insn_len = (uint8_t)th->xol->insn_len;
 		return th->xol->kind == ARCH_XOL_RUN ? 0 : -EINVAL;
+	}
 	if (!th->xol && !(th->xol = malloc(sizeof(*th->xol))))
 		return -ENOMEM;
 	n = mem_read_raw(p, addr, insn, sizeof(insn));
@@ -394,6 +399,8 @@ static int slot_fill(struct uthread *th, uint64_t addr, struct swbp *bp)
 	if (arch_xol_prepare(p->arch, insn, (size_t)n, addr, th->xol_slot, th->xol) < 0)
 		return -EINVAL;
 	th->xol_for = addr;
+	th->xol_gen = bp->gen;
+	bp->insn_len = (uint8_t)th->xol->insn_len; /* (event.c: no siginfo needed at its hits) */
 	if (th->xol->kind == ARCH_XOL_RUN && th->xol->pushes && xol_shadow_stack(p, th->tid)) {
 		th->xol->kind = ARCH_XOL_INPLACE;
 		th->xol->why = "call under a shadow stack";
@@ -445,6 +452,8 @@ enum xol_result xol_need_region(struct uthread *th, uint64_t len, bool exec, uin
 	return XOL_MAPPING;
 }
 
+static enum xol_result to_slot(struct uthread *th, uint64_t addr, struct swbp *bp);
+
 static enum xol_result fallback(struct uproc *p, const char *why)
 {
 	p->xol_stats.inplace++;
@@ -462,7 +471,6 @@ enum xol_result xol_start(struct uthread *th, uint64_t addr)
 {
 	struct uproc *p = th->p;
 	struct swbp *bp = bp_find(p, addr);
-	int err;
 
 	if (!p->t->xol || p->xol_off)
 		return fallback(p, "off");
@@ -472,6 +480,74 @@ enum xol_result xol_start(struct uthread *th, uint64_t addr)
 		return patch_go_on(th, bp);
 	if (patch_wanted(p, bp) && patch_prepare(th, bp) == XOL_MAPPING)
 		return XOL_MAPPING;
+	return to_slot(th, addr, bp);
+}
+
+/*
+ * th, stopped at the breakpoint addr, is to be single-stepped by an
+ * engine (the breakpoint is another's, or gdb did not lift its own): the
+ * step runs the slot's copy, no other thread stopped (xol_stopped steps
+ * on through the copy's sequence and puts the pc back). XOL_GO: step it;
+ * XOL_NO: in place, with every thread held. With debug registers in use
+ * a watchpoint hit inside the copy's sequence would be lost: in place.
+ */
+enum xol_result xol_start_step(struct uthread *th, uint64_t addr)
+{
+	struct uproc *p = th->p;
+	struct swbp *bp = bp_find(p, addr);
+	enum xol_result r;
+
+	if (!p->t->xol || p->xol_off)
+		return fallback(p, "off");
+	if (!bp || bp_is_moribund(p, addr) || bp->patch)
+		return XOL_NO;
+	if (p->dregs_used)
+		return fallback(p, "step with debug registers");
+	r = to_slot(th, addr, bp);
+	th->xol_step = r == XOL_GO;
+	return r;
+}
+
+/* The step's trap (not a signal, nor a debug register's)? */
+static bool step_trap(struct uthread *th, int status)
+{
+	siginfo_t si;
+
+	return WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP && !((unsigned)status >> 16) &&
+	       ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &si) == 0 && si.si_code == TRAP_TRACE;
+}
+
+/*
+ * th's step through its slot trapped at pc (in the slot). Where the
+ * copy's sequence has made the instruction's effect (the jump back, a
+ * branch's target), the step is done: the pc goes there and the stop is
+ * the step's (false). Inside a sequence not done yet (a relocated call
+ * after its push): one more step (true, th running).
+ */
+static bool step_on(struct uthread *th, uint64_t pc)
+{
+	const struct arch_xol *x = th->xol;
+
+	for (unsigned i = 0; i < x->npoints; i++) {
+		if (x->points[i].off != pc - th->xol_slot)
+			continue;
+		if (x->points[i].pc != th->xol_for || pc == th->xol_slot ||
+		    ptrace(PTRACE_SINGLESTEP, th->tid, 0L, 0L) < 0)
+			return false;
+		th->stopped = false;
+		th->xol_busy = true;
+		th->xol_step = true;
+		regs_invalidate(th);
+		return true;
+	}
+	return false;
+}
+
+static enum xol_result to_slot(struct uthread *th, uint64_t addr, struct swbp *bp)
+{
+	struct uproc *p = th->p;
+	int err;
+
 	if (th->xol_slot && !reaches(p, th->xol_slot, addr))
 		slot_free(th);
 	if (!th->xol_slot && !(th->xol_slot = slot_take(p, addr)))
@@ -489,20 +565,28 @@ enum xol_result xol_start(struct uthread *th, uint64_t addr)
 	return XOL_GO;
 }
 
-/* th stopped: if it stopped inside its slot, it is put where the program would be. */
-void xol_stopped(struct uthread *th)
+/*
+ * th stopped (status: its wait status, 0 if unknown): if it stopped inside
+ * its slot, it is put where the program would be. True if the stop was
+ * taken here (a step through the slot goes on).
+ */
+bool xol_stopped(struct uthread *th, int status)
 {
 	struct uproc *p = th->p;
+	bool step = th->xol_step;
 	uint64_t pc;
 
 	if (!th->xol_busy)
-		return;
+		return false;
 	th->xol_busy = false;
+	th->xol_step = false;
 	if (regs_fetch(th, false) < 0)
-		return;
+		return false;
 	pc = arch_pc(p->arch, &th->regs);
 	if (pc < th->xol_slot || pc >= th->xol_slot + ARCH_XOL_SLOT)
-		return;
+		return false;
+	if (step && step_trap(th, status) && step_on(th, pc))
+		return true;
 	if (!arch_xol_fixup(th->xol, th->xol_slot, p->arch, &th->regs))
 		arch_set_pc(p->arch, &th->regs, th->xol_for); /* cannot be: not a boundary */
 	if (arch_pc(p->arch, &th->regs) == th->xol_for) {
@@ -512,6 +596,7 @@ void xol_stopped(struct uthread *th)
 	}
 	regs_store(th, ARCH_RS_GP);
 	p->xol_stats.caught++;
+	return false;
 }
 
 void xol_thread_gone(struct uthread *th)
@@ -628,7 +713,7 @@ void xol_release(struct uproc *p)
 	for_each_thread(p, th) {
 		if (!th->stopped)
 			return;
-		xol_stopped(th);
+		xol_stopped(th, 0);
 		if (in_a_page(th))
 			return; /* on past a dprintf, in its trampoline: the pages stay */
 		if (!th->xol_inj && th->user_stop && !th->deliver_sig && !via)

@@ -72,13 +72,6 @@ struct tp_step {
 	uint64_t done;
 };
 
-/* A register of a fast tracepoint's 'g' block that the agent collects (gdb_tp_fast.c). */
-struct tp_fast_reg {
-	uint8_t src; /* its index in the agent's registers (agent_trace_record) */
-	uint8_t size;
-	uint16_t off; /* where it goes in the block */
-};
-
 #define TP_FAST_REGS 64
 
 struct tp_exp {
@@ -119,8 +112,9 @@ struct tp_exp {
 	/* the agent's frames' register block: its fixed bytes, where its registers go */
 	uint8_t fast_g[2048];
 	size_t fast_g_len;
-	struct tp_fast_reg fast_regs[TP_FAST_REGS];
+	struct tpf_reg fast_regs[TP_FAST_REGS]; /* (src: in agent_trace_record.regs) */
 	size_t fast_nregs;
+	struct tpf_regmap fast_map; /* the three: the store's, for its 'r' blocks */
 };
 
 /* gdb_tp.c */

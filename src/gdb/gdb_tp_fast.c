@@ -196,42 +196,29 @@ static int fast_template(struct tp_exp *x)
 				continue;
 			if (x->fast_nregs < TP_FAST_REGS)
 				x->fast_regs[x->fast_nregs++] =
-					(struct tp_fast_reg){.src = (uint8_t)k,
-							     .off = (uint16_t)off,
-							     .size = (uint8_t)n};
+					(struct tpf_reg){.src = (uint8_t)k,
+							 .off = (uint16_t)off,
+							 .size = (uint8_t)n};
 			break;
 		}
 		off += n;
 	}
 	x->fast_g_len = d->g_size;
+	x->fast_map = (struct tpf_regmap){x->fast_g, x->fast_g_len, x->fast_regs, x->fast_nregs};
+	tps_set_regmap(&x->store, &x->fast_map);
 	return 0;
 }
 
-/* The agent's compact registers as a 'g' block of x's architecture. */
-static void put_regs(struct tp_exp *x, const struct agent_trace_record *r)
-{
-	uint8_t block[sizeof(x->fast_g)];
-
-	if (fast_template(x) < 0)
-		return;
-	memcpy(block, x->fast_g, x->fast_g_len);
-	for (size_t i = 0; i < x->fast_nregs; i++) { /* (little-endian: the low bytes) */
-		const struct tp_fast_reg *f = &x->fast_regs[i];
-
-		if (f->size == 8)
-			memcpy(block + f->off, &r->regs[f->src], 8);
-		else if (f->size == 4)
-			memcpy(block + f->off, &r->regs[f->src], 4);
-		else
-			memcpy(block + f->off, &r->regs[f->src], f->size);
-	}
-	tpf_put_regs(&x->frame, block, x->fast_g_len);
-}
+_Static_assert(sizeof(((struct agent_trace_record *)0)->regs) == TPF_COMPACT_LEN,
+	       "the store's 'r' block is the agent's registers");
 
 void tp_collected(void *ctx, struct engine *e, const struct agent_trace_record *r)
 {
 	struct tp_exp *x = ctx;
 	struct tp_point *p;
+	uint8_t *d;
+	size_t len;
+	bool regs;
 
 	(void)e;
 	if (!r) { /* the batch is over: what the agent may take now */
@@ -242,15 +229,22 @@ void tp_collected(void *ctx, struct engine *e, const struct agent_trace_record *
 	if (!x->running || !p || !p->enabled)
 		return; /* a hit after the run stopped (the agent was told at once) */
 	p->hits++;
-	buf_reset(&x->frame);
-	if (r->has_regs)
-		put_regs(x, r);
-	buf_append(&x->frame, r->mem, r->mem_len);
-	if (tps_add(&x->store, p->num, (uint8_t *)x->frame.data, x->frame.len) < 0) {
+	/*
+	 * Built where it is kept; its registers as the agent has them (an
+	 * 'r' block: a quarter of a 'g' block, made one when read).
+	 */
+	regs = r->has_regs && fast_template(x) == 0;
+	len = (regs ? 1 + TPF_COMPACT_LEN : 0) + r->mem_len;
+	if (tps_reserve(&x->store, p->num, len, regs, &d) < 0) {
 		tp_stop(x, "tfull", 0);
 		return;
 	}
-	p->usage += TPS_HDR + x->frame.len;
+	if (regs) {
+		d[0] = TPF_COMPACT;
+		memcpy(d + 1, r->regs, TPF_COMPACT_LEN);
+	}
+	memcpy(d + len - r->mem_len, r->mem, r->mem_len);
+	p->usage += TPS_HDR + len + (regs ? x->fast_g_len - TPF_COMPACT_LEN : 0);
 	if (p->pass && p->hits >= p->pass)
 		tp_stop(x, "tpasscount", p->num);
 }

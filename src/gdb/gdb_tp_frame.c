@@ -69,6 +69,7 @@ int gdb_tp_regs(struct gdb_session *s, int regno)
 {
 	const struct arch_desc *d;
 	const uint8_t *data, *block;
+	uint8_t buf[TPS_REGS_MAX];
 	uint64_t pc = 0;
 	unsigned tpnum = 0;
 	size_t len;
@@ -81,7 +82,7 @@ int gdb_tp_regs(struct gdb_session *s, int regno)
 	d = s->tp->arch;
 	if (regno >= d->nregs)
 		return -EINVAL;
-	block = tpf_regs(data, len, d->g_size);
+	block = tps_regs(&s->tp->store, data, len, d->g_size, buf);
 	for (size_t i = 0; i < s->tp->npts; i++)
 		if (s->tp->pts[i].num == tpnum) {
 			pc = s->tp->pts[i].addr;

@@ -354,7 +354,8 @@ static int handle_qtenable(struct gdb_session *s, struct tp_exp *x, const char *
 /* QTFrame:n | pc:addr | tdp:n | range:lo:hi | outside:lo:hi */
 static uint64_t frame_pc(struct tp_exp *x, const uint8_t *d, size_t len, unsigned tpnum)
 {
-	const uint8_t *r = tpf_regs(d, len, x->arch->g_size);
+	uint8_t buf[TPS_REGS_MAX];
+	const uint8_t *r = tps_regs(&x->store, d, len, x->arch->g_size, buf);
 	uint64_t pc = 0;
 	size_t off = 0;
 

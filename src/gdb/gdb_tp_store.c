@@ -9,6 +9,16 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+#define CHUNK (1u << 20)
+
+struct tp_chunk {
+	struct tp_chunk *next; /* newer */
+	size_t size, used;     /* bytes of data[] */
+	size_t live;	       /* frames in it not dropped yet */
+	uint8_t data[];
+};
 
 void tps_init(struct tp_store *ts)
 {
@@ -21,28 +31,56 @@ static uint8_t *slot(const struct tp_store *ts, size_t i)
 	return ts->frames[(ts->head + i) % ts->cap];
 }
 
-static size_t frame_bytes(const uint8_t *f)
+static size_t stored_len(const uint8_t *f)
 {
 	uint32_t len;
 
 	memcpy(&len, f + 2, 4);
-	return TPS_HDR + len;
+	return len;
+}
+
+/* Does frame f start with an 'r' block (a fast tracepoint's registers)? */
+static bool compact(const struct tp_store *ts, const uint8_t *f)
+{
+	return ts->map && stored_len(f) > TPF_COMPACT_LEN && f[TPS_HDR] == TPF_COMPACT;
+}
+
+/* What frame f counts for: its header and data, an 'r' block as its 'R' block. */
+static size_t frame_bytes(const struct tp_store *ts, const uint8_t *f)
+{
+	size_t n = TPS_HDR + stored_len(f);
+
+	return compact(ts, f) ? n - TPF_COMPACT_LEN + ts->map->len : n;
+}
+
+static void chunk_free(struct tp_store *ts)
+{
+	struct tp_chunk *c = ts->oldest;
+
+	ts->oldest = c->next;
+	if (!ts->oldest)
+		ts->newest = NULL;
+	munmap(c, sizeof(*c) + c->size);
 }
 
 static void drop_oldest(struct tp_store *ts)
 {
 	uint8_t *f = slot(ts, 0);
 
-	ts->used -= frame_bytes(f);
-	free(f);
+	ts->used -= frame_bytes(ts, f);
 	ts->head = (ts->head + 1) % ts->cap;
 	ts->count--;
+	/* every chunk but the newest has frames: the oldest frame is in the oldest */
+	if (ts->oldest && !--ts->oldest->live && ts->oldest != ts->newest)
+		chunk_free(ts);
 }
 
 void tps_clear(struct tp_store *ts)
 {
 	while (ts->count)
 		drop_oldest(ts);
+	while (ts->oldest)
+		chunk_free(ts);
 	ts->head = 0;
 	ts->created = 0;
 }
@@ -82,30 +120,80 @@ static int grow(struct tp_store *ts)
 	return 0;
 }
 
-int tps_add(struct tp_store *ts, unsigned tpnum, const uint8_t *data, size_t len)
+/* need bytes at the end of the newest chunk, or of a new one; NULL: no memory. */
+static uint8_t *chunk_room(struct tp_store *ts, size_t need)
 {
-	size_t need = TPS_HDR + len;
+	struct tp_chunk *c = ts->newest;
+	size_t size = need > CHUNK - sizeof(*c) ? need : CHUNK - sizeof(*c);
+	uint8_t *f;
+
+	if (c && !c->live) /* all its frames dropped: the only chunk left */
+		c->used = 0;
+	if (c && !c->live && c->size < need) {
+		chunk_free(ts);
+		c = NULL;
+	}
+	if (!c || c->size - c->used < need) {
+		/* its pages made at once: one fault each costs as much as the frames in it */
+		c = mmap(NULL, sizeof(*c) + size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (c == MAP_FAILED)
+			return NULL;
+		*c = (struct tp_chunk){.size = size};
+		if (ts->newest)
+			ts->newest->next = c;
+		else
+			ts->oldest = c;
+		ts->newest = c;
+	}
+	f = c->data + c->used;
+	c->used += need;
+	c->live++;
+	return f;
+}
+
+void tps_set_regmap(struct tp_store *ts, const struct tpf_regmap *map)
+{
+	ts->map = map;
+}
+
+int tps_reserve(struct tp_store *ts, unsigned tpnum, size_t len, bool compact, uint8_t **data)
+{
+	size_t need = TPS_HDR + len, counts = need;
 	uint16_t num = (uint16_t)tpnum;
 	uint32_t len32 = (uint32_t)len;
 	uint8_t *f;
 
 	ts->created++;
-	if (len > UINT32_MAX || need > ts->size)
+	if (compact && (!ts->map || len <= TPF_COMPACT_LEN))
+		return -EINVAL;
+	if (compact)
+		counts = need - TPF_COMPACT_LEN + ts->map->len;
+	if (len > UINT32_MAX || counts > ts->size)
 		return -ENOSPC;
-	if (ts->used + need > ts->size && !ts->circular)
+	if (ts->used + counts > ts->size && !ts->circular)
 		return -ENOSPC;
-	while (ts->used + need > ts->size)
+	while (ts->used + counts > ts->size)
 		drop_oldest(ts);
-	if (grow(ts) < 0 || !(f = malloc(need)))
+	if (grow(ts) < 0 || !(f = chunk_room(ts, need)))
 		return -ENOMEM;
 	memcpy(f, &num, 2);
 	memcpy(f + 2, &len32, 4);
-	if (len)
-		memcpy(f + TPS_HDR, data, len);
 	ts->frames[(ts->head + ts->count) % ts->cap] = f;
 	ts->count++;
-	ts->used += need;
+	ts->used += counts;
+	*data = f + TPS_HDR;
 	return 0;
+}
+
+int tps_add(struct tp_store *ts, unsigned tpnum, const uint8_t *data, size_t len)
+{
+	uint8_t *d;
+	int err = tps_reserve(ts, tpnum, len, false, &d);
+
+	if (!err && len)
+		memcpy(d, data, len);
+	return err;
 }
 
 const uint8_t *tps_frame(const struct tp_store *ts, size_t n, unsigned *tpnum, size_t *len)
@@ -120,8 +208,42 @@ const uint8_t *tps_frame(const struct tp_store *ts, size_t n, unsigned *tpnum, s
 	if (tpnum)
 		*tpnum = num;
 	if (len)
-		*len = frame_bytes(f) - TPS_HDR;
+		*len = stored_len(f);
 	return f + TPS_HDR;
+}
+
+static void expand_regs(const struct tpf_regmap *m, const uint8_t *r, uint8_t *out)
+{
+	memcpy(out, m->tmpl, m->len);
+	for (size_t i = 0; i < m->n; i++) /* (little-endian: the low bytes) */
+		memcpy(out + m->regs[i].off, r + 8 * (size_t)m->regs[i].src, m->regs[i].size);
+}
+
+const uint8_t *tps_regs(const struct tp_store *ts, const uint8_t *data, size_t len, size_t regsize,
+			uint8_t *buf)
+{
+	const struct tpf_regmap *m = ts->map;
+
+	if (len > TPF_COMPACT_LEN && data[0] == TPF_COMPACT) {
+		if (!m || m->len != regsize || regsize > TPS_REGS_MAX)
+			return NULL;
+		expand_regs(m, data + 1, buf);
+		return buf;
+	}
+	return tpf_regs(data, len, regsize);
+}
+
+/* Compact frame f as gdbserver lays it out (frame_bytes of it, at out). */
+static void expand_frame(const struct tp_store *ts, const uint8_t *f, uint8_t *out)
+{
+	size_t rest = stored_len(f) - 1 - TPF_COMPACT_LEN;
+	uint32_t len32 = (uint32_t)(1 + ts->map->len + rest);
+
+	memcpy(out, f, 2);
+	memcpy(out + 2, &len32, 4);
+	out[TPS_HDR] = 'R';
+	expand_regs(ts->map, f + TPS_HDR + 1, out + TPS_HDR + 1);
+	memcpy(out + TPS_HDR + 1 + ts->map->len, f + TPS_HDR + 1 + TPF_COMPACT_LEN, rest);
 }
 
 size_t tps_read_raw(const struct tp_store *ts, uint64_t off, uint8_t *out, size_t n)
@@ -131,12 +253,21 @@ size_t tps_read_raw(const struct tp_store *ts, uint64_t off, uint8_t *out, size_
 
 	for (size_t i = 0; i < ts->count && got < n; i++) {
 		const uint8_t *f = slot(ts, i);
-		size_t fl = frame_bytes(f), k, take;
+		size_t fl = frame_bytes(ts, f), k, take;
+		uint8_t *x;
 
 		if (off < at + fl) {
 			k = (size_t)(off - at);
 			take = fl - k < n - got ? fl - k : n - got;
-			memcpy(out + got, f + k, take);
+			if (!compact(ts, f)) {
+				memcpy(out + got, f + k, take);
+			} else if ((x = malloc(fl))) {
+				expand_frame(ts, f, x);
+				memcpy(out + got, x + k, take);
+				free(x);
+			} else {
+				return got; /* (gdb asks again) */
+			}
 			got += take;
 			off += take;
 		}
@@ -194,6 +325,13 @@ static bool walk(const uint8_t *data, size_t len, size_t regsize, size_t *pos,
 	left = len - p - 1;
 	blk->type = (char)data[p++];
 	switch (blk->type) {
+	case TPF_COMPACT: /* (the agent's registers: tps_regs expands them) */
+		if (left < TPF_COMPACT_LEN)
+			return false;
+		blk->body = data + p;
+		blk->len = TPF_COMPACT_LEN;
+		*pos = p + TPF_COMPACT_LEN;
+		return true;
 	case 'R':
 		if (left < regsize)
 			return false;

@@ -15,6 +15,19 @@
  * a frame that does not fit either ends the collection (the buffer is full)
  * or, circular, drops the oldest frames. Frames are numbered from the
  * oldest one kept, as gdbserver does.
+ *
+ * The frames are laid end to end in large chunks (huge pages where the
+ * kernel gives them), not allocated one by one: a fast tracepoint in a
+ * hot loop makes hundreds of thousands a second, and a malloc and the
+ * page faults of each were most of their cost. A chunk goes when its
+ * last frame is dropped (oldest first, so the oldest chunk first).
+ *
+ * A fast tracepoint's registers are kept as the in-process agent gives
+ * them, an 'r' block of TPF_COMPACT_LEN bytes (26 little-endian u64, gdb's
+ * amd64 registers 0..23 then fs_base and gs_base: struct
+ * agent_trace_regs), a quarter of a 'g' block: they are expanded into an
+ * 'R' block when read, with the store's map (tps_set_regmap). Sizes (the
+ * bound, tstatus, qTBuffer's bytes) count such a frame expanded.
  */
 #ifndef UTRACED_GDB_TP_STORE_H
 #define UTRACED_GDB_TP_STORE_H
@@ -29,14 +42,37 @@
 #define TPS_DEFAULT_SIZE (5u * 1024 * 1024) /* gdbserver's default */
 #define TPS_MAX_SIZE	 (1u << 30)
 
+struct tp_chunk;
+
+#define TPF_COMPACT	'r'
+#define TPF_COMPACT_LEN (26 * 8)
+#define TPS_REGS_MAX	2048 /* the largest 'R' block tps_regs expands into */
+
+/* Where register src (of an 'r' block) goes in the 'R' block: size bytes at off. */
+struct tpf_reg {
+	uint8_t src;
+	uint8_t size;
+	uint16_t off;
+};
+
+/* An 'r' block made 'R': a template of len bytes (what the agent has not: zero), then regs. */
+struct tpf_regmap {
+	const uint8_t *tmpl;
+	size_t len;
+	const struct tpf_reg *regs;
+	size_t n;
+};
+
 struct tp_store {
-	uint8_t **frames; /* a ring of frames: header then data, each malloc'ed */
-	size_t head;	  /* index of the oldest in frames[] */
+	uint8_t **frames;		  /* a ring of frames: header then data, in the chunks */
+	struct tp_chunk *oldest, *newest; /* the chunks, in the order the frames came */
+	size_t head;			  /* index of the oldest in frames[] */
 	size_t count, cap;
 	size_t used; /* bytes of the frames kept, headers included */
 	size_t size; /* the bound */
 	bool circular;
-	unsigned long created; /* frames made since the last clear, dropped ones too */
+	unsigned long created;	      /* frames made since the last clear, dropped ones too */
+	const struct tpf_regmap *map; /* for 'r' blocks: set before the first, fixed then */
 };
 
 void tps_init(struct tp_store *ts);
@@ -51,9 +87,22 @@ void tps_set_size(struct tp_store *ts, size_t size);
  * or -ENOMEM. The frame counts as created either way.
  */
 int tps_add(struct tp_store *ts, unsigned tpnum, const uint8_t *data, size_t len);
+/*
+ * The same, the frame's len bytes of data to be written by the caller at
+ * *data (before anything else is done with ts): no copy. compact: the
+ * data starts with an 'r' block (counted as its 'R' block).
+ */
+int tps_reserve(struct tp_store *ts, unsigned tpnum, size_t len, bool compact, uint8_t **data);
+void tps_set_regmap(struct tp_store *ts, const struct tpf_regmap *map);
+/*
+ * A frame's register block, regsize bytes: its 'R' block, or its 'r'
+ * block expanded into buf (TPS_REGS_MAX bytes); NULL if it has none.
+ */
+const uint8_t *tps_regs(const struct tp_store *ts, const uint8_t *data, size_t len, size_t regsize,
+			uint8_t *buf);
 /* Frame n (0: the oldest kept): its data and tracepoint, NULL past the last. */
 const uint8_t *tps_frame(const struct tp_store *ts, size_t n, unsigned *tpnum, size_t *len);
-/* qTBuffer: up to n bytes of the frames laid end to end from off; how many. */
+/* qTBuffer: up to n bytes of the frames laid end to end from off ('r' blocks as 'R'); how many. */
 size_t tps_read_raw(const struct tp_store *ts, uint64_t off, uint8_t *out, size_t n);
 
 /* Building a frame's data (into a struct buf; memory in blocks of at most 65535 bytes). */

@@ -4,8 +4,9 @@
 # 8 threads call hit() in a loop (tp_threads): `ftrace hit` collecting
 # $regs, the locals and 64 bytes of the caller's stack; every hit
 # collected once, each frame's values those of its hit (tp_check.py walks
-# them with tfind), and the tracepoint patched (monitor utraced stats: the
-# frames came from the agent, not from traps). Then a pass count, a
+# them with tfind, and again from the file tsave wrote), and the tracepoint
+# patched (monitor utraced stats: the frames came from the agent, not
+# from traps). Then a pass count, a
 # condition, attach to a running program and detach (its code the file's
 # again, it runs on), and kill -9 of gdb in the middle of a run.
 . "$(dirname "$0")/../lib/e2e.sh"
@@ -26,7 +27,7 @@ start_server :0 "$PROG" $NT $ITERS || bail 'the server did not start'
 tp_gdb 'break main' continue 'set trace-buffer-size 268435456' 'ftrace hit' actions \
 	'collect $regs' 'collect id, i' 'collect *buf@64' end 'break done' tstart continue \
 	tstatus tstop 'monitor utraced stats' "source $CHECK" 'tfind 3' 'info registers rip' \
-	'tdump' 'tfind none' 'info tracepoints' continue
+	'tdump' 'tfind none' 'info tracepoints' "tsave $WORK/ft.tf" continue
 like "$GDB_OUT" '^Fast tracepoint 2 at 0x[0-9a-f]+: file .*tp_threads\.c' 'fast tracepoint set'
 like "$GDB_OUT" '^Breakpoint 3, done \(\)' 'the program ran to its end with the trace running'
 like "$GDB_OUT" "^Collected $TOTAL trace frames\\." "tstatus: $TOTAL frames"
@@ -40,6 +41,20 @@ ok "most frames came from the agent ($FRAMES of $TOTAL)" test "${FRAMES:-0}" -gt
 like "$GDB_OUT" "tracepoint already hit $TOTAL times" 'hit count (qTP)'
 like "$(program_output)" "^calls $TOTAL\$" 'every call made once'
 like "$(program_output)" '^text ok$' "hit()'s code the file's again"
+# tsave (qTBuffer): the agent's registers are kept compact, made 'R' blocks
+# (the file's tracepoint is at its link-time address: the program's symbols moved to the trace's)
+printf '%s\n' 'set confirm off' "target tfile $WORK/ft.tf" 'tfind 0' python 'import re' \
+	'info = gdb.execute("info tracepoints", to_string=True)' \
+	'at = re.search(r"^\d+\s+fast tracepoint\s+\S+\s+\S+\s+(0x[0-9a-f]+)", info, re.M).group(1)' \
+	'bias = int(gdb.parse_and_eval("$pc")) - int(at, 16)' 'gdb.execute("tfind none")' \
+	'gdb.execute("symbol-file -o %#x %s" % (bias, gdb.current_progspace().filename))' \
+	'gdb.set_convenience_variable("tp_check_pc", int(at, 16) + bias)' end \
+	'set $tp_check_step = 100' "source $CHECK" 'tfind 3' 'info registers rip' \
+	>"$WORK/tfile.gdb"
+run_gdb "$PROG" -x "$WORK/tfile.gdb"
+like "$GDB_OUT" "^tp_check: frames $((TOTAL / 100)) distinct $((TOTAL / 100)) dup 0 bad 0\$" \
+	'tsave: the saved frames read back (tfile, one in 100), each with its values, pc and stack'
+like "$GDB_OUT" '^rip +0x[0-9a-f]+ +0x[0-9a-f]+ <hit\+[0-9]+>' 'tfile: the pc is hit()'
 
 stats_of() {
 	sed -n "s/^$1: \([0-9]*\).*/\1/p" <<<"$GDB_OUT" | tail -1

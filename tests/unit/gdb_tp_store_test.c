@@ -6,6 +6,7 @@
  * never read past their end.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,9 +168,142 @@ static void test_store(void)
 	buf_free(&b);
 }
 
+/* A frame's bytes as test_chunks writes them: its number everywhere. */
+static bool frame_is(const uint8_t *d, size_t len, unsigned i)
+{
+	for (size_t k = 0; k < len; k++)
+		if (d[k] != (uint8_t)(i + k))
+			return false;
+	return true;
+}
+
+/*
+ * Frames laid end to end in chunks (1 MiB) of which the oldest go as
+ * their frames are dropped: many frames through a circular buffer of a
+ * few chunks, written in place (tps_reserve), every kept one intact; a
+ * frame larger than a chunk; the buffer emptied and used again.
+ */
+static void test_chunks(void)
+{
+	struct tp_store ts;
+	unsigned tp, bad = 0, refused = 0;
+	size_t len, first;
+	uint8_t *d;
+	const uint8_t *f;
+
+	tps_init(&ts);
+	tps_set_size(&ts, 3u << 20);
+	ts.circular = true;
+	for (unsigned i = 0; i < 20000; i++) {
+		size_t n = 700 + i % 300;
+
+		if (tps_reserve(&ts, 1 + i % 5, n, false, &d) < 0) {
+			refused++;
+			continue;
+		}
+		for (size_t k = 0; k < n; k++)
+			d[k] = (uint8_t)(i + k);
+	}
+	is_int(refused, 0, "chunks: 20000 frames (17 MiB) through a 3 MiB circular buffer");
+	ok(ts.used <= ts.size && ts.count > 3000, "... the bound kept, thousands of frames in it");
+	first = 20000 - ts.count;
+	for (size_t n = 0; n < ts.count; n++) {
+		f = tps_frame(&ts, n, &tp, &len);
+		if (!f || tp != 1 + (first + n) % 5 || len != 700 + (first + n) % 300 ||
+		    !frame_is(f, len, (unsigned)(first + n)))
+			bad++;
+	}
+	is_int(bad, 0, "... every frame kept intact, in order (its chunk not freed under it)");
+	is_int(tps_reserve(&ts, 9, (3u << 19), false, &d), 0,
+	       "a frame of 1.5 MiB: larger than a chunk");
+	memset(d, 0x5a, 3u << 19);
+	f = tps_frame(&ts, ts.count - 1, &tp, &len);
+	ok(f && tp == 9 && len == (3u << 19) && f[0] == 0x5a && f[len - 1] == 0x5a,
+	   "... kept whole");
+	is_int(tps_add(&ts, 2, (const uint8_t *)"abc", 3), 0, "a small one after it");
+	f = tps_frame(&ts, ts.count - 1, &tp, &len);
+	ok(f && len == 3 && !memcmp(f, "abc", 3), "... in a chunk of its own");
+	tps_clear(&ts);
+	ok(ts.count == 0 && !ts.oldest && !ts.newest, "cleared: no chunk left");
+	is_int(tps_add(&ts, 3, (const uint8_t *)"xy", 2), 0, "used again after the clear");
+	f = tps_frame(&ts, 0, &tp, &len);
+	ok(f && tp == 3 && len == 2 && !memcmp(f, "xy", 2), "... its frame there");
+	tps_free(&ts);
+}
+
+/*
+ * A fast tracepoint's frame: its registers kept as the agent's 26 values
+ * (an 'r' block), made the 'R' block of the map when read (tps_regs),
+ * in qTBuffer's bytes, and in every size (the bound, used): as if it
+ * were stored expanded.
+ */
+static void test_compact(void)
+{
+	static const struct tpf_reg regs[] = {{.src = 0, .size = 8, .off = 0},
+					      {.src = 16, .size = 8, .off = 8},
+					      {.src = 17, .size = 4, .off = 16}};
+	uint8_t tmpl[REGSZ], buf[TPS_REGS_MAX], raw[512], want[REGSZ], mem[4] = {1, 2, 3, 4};
+	const struct tpf_regmap map = {tmpl, REGSZ, regs, 3};
+	size_t len, expanded, flen = 1 + TPF_COMPACT_LEN;
+	uint64_t v[26];
+	struct tp_store ts;
+	struct buf b;
+	const uint8_t *r, *f;
+	uint8_t *d;
+	unsigned tp;
+	uint32_t l;
+
+	memset(tmpl, 0xee, sizeof(tmpl));
+	for (int i = 0; i < 26; i++)
+		v[i] = 0x1111111111111111ULL * (uint64_t)(i % 15 + 1);
+	memcpy(want, tmpl, REGSZ);
+	memcpy(want, &v[0], 8);
+	memcpy(want + 8, &v[16], 8);
+	memcpy(want + 16, &v[17], 4);
+	buf_init(&b);
+	tpf_put_mem(&b, 0x4000, mem, 4);
+	flen += b.len;
+	expanded = TPS_HDR + 1 + REGSZ + b.len;
+	tps_init(&ts);
+	is_int(tps_reserve(&ts, 4, flen, true, &d), -EINVAL, "compact: refused before a map");
+	tps_set_regmap(&ts, &map);
+	tps_set_size(&ts, expanded * 2);
+	for (int i = 0; i < 2; i++) {
+		is_int(tps_reserve(&ts, 4, flen, true, &d), 0, "compact frame kept");
+		d[0] = TPF_COMPACT;
+		memcpy(d + 1, v, TPF_COMPACT_LEN);
+		memcpy(d + 1 + TPF_COMPACT_LEN, b.data, b.len);
+		v[0]++;
+	}
+	is_int(tps_reserve(&ts, 4, flen, true, &d), -ENOSPC,
+	       "its size counted expanded: two fit, not three");
+	is_int(ts.count, 2, "... two kept");
+	is_int(ts.used, expanded * 2, "... used: as two frames with their 'R' block");
+	f = tps_frame(&ts, 1, &tp, &len);
+	r = f ? tps_regs(&ts, f, len, REGSZ, buf) : NULL;
+	want[0]++; /* (the second one: v[0] + 1) */
+	ok(r && !memcmp(r, want, REGSZ), "its registers made the 'R' block: template and values");
+	ok(r && !tps_regs(&ts, f, len, REGSZ + 8, buf), "... not for another register size");
+	ok(f && tpf_read_mem(f, len, REGSZ, 0x4001, raw, 2) == 2 && raw[0] == 2,
+	   "its memory found past the 'r' block");
+	is_int(tps_read_raw(&ts, 0, raw, sizeof(raw)), expanded * 2,
+	       "qTBuffer: both frames, expanded");
+	memcpy(&l, raw + expanded + 2, 4);
+	ok(raw[expanded + TPS_HDR] == 'R' && l == expanded - TPS_HDR &&
+		   !memcmp(raw + expanded + TPS_HDR + 1, want, REGSZ) &&
+		   !memcmp(raw + expanded + TPS_HDR + 1 + REGSZ, b.data, b.len),
+	   "... in gdbserver's layout: its size, an 'R' block, the memory block");
+	is_int(tps_read_raw(&ts, expanded + 10, raw, 5), 5, "a read inside an expanded frame");
+	ok(!memcmp(raw, want + 3, 5), "... the right bytes");
+	tps_free(&ts);
+	buf_free(&b);
+}
+
 int main(void)
 {
 	test_blocks();
 	test_store();
+	test_chunks();
+	test_compact();
 	return done_testing();
 }
