@@ -4,8 +4,10 @@
  * Everything here is pure data and pure functions over the kernel's own
  * register structures: the engine fetches and stores the raw regsets with
  * ptrace, the gdb layer reads and writes registers by gdb register number
- * through these tables. Two personalities share the code: amd64 and i386
- * (a 32-bit program on the x86-64 host), chosen per process at attach.
+ * through these tables. A CPU may have several personalities (x86-64:
+ * amd64, and i386 for a 32-bit program), chosen per process at attach.
+ * The CPU's own names live in its folder (x86/, arm64/) only; make
+ * check-layers keeps them there.
  */
 #ifndef UTRACED_ARCH_H
 #define UTRACED_ARCH_H
@@ -13,26 +15,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/user.h>
 
-enum arch_kind {
-	ARCH_AMD64,
-	ARCH_I386,
-};
-
-/* Largest XSAVE area we accept from NT_X86_XSTATE. */
-#define ARCH_XSAVE_MAX 4096
-
-/* Raw register state of one thread, as the kernel gives it. */
-struct arch_regs {
-	struct user_regs_struct gp;    /* PTRACE_GETREGS (64-bit layout even for i386) */
-	uint8_t xsave[ARCH_XSAVE_MAX]; /* NT_X86_XSTATE, standard (non-compacted) format */
-	size_t xsave_len;	       /* bytes valid in xsave; 0 = not fetched */
-};
+/*
+ * Per CPU: enum arch_kind (its personalities), arch_gp_t (the general
+ * registers as the kernel's regset has them), struct arch_regs (gp, then
+ * ext/ext_len: the vector/FP state, and sys: a syscall-number regset
+ * where the CPU has one), ARCH_EXT_MAX.
+ */
+#if defined(__x86_64__)
+#include "x86/x86_arch.h"
+#elif defined(__aarch64__)
+#include "arm64/arm64_arch.h"
+#else
+#error "utraced has no src/arch/ port for this CPU"
+#endif
 
 /* Which raw regsets a register write touched (arch_reg_write's result). */
-#define ARCH_RS_GP    1u
-#define ARCH_RS_XSAVE 2u
+#define ARCH_RS_GP  1u
+#define ARCH_RS_EXT 2u /* the vector/FP state (ext) */
+#define ARCH_RS_SYS 4u /* the syscall-number regset (sys), where the CPU has one */
 
 struct arch_reg {
 	const char *name;
@@ -46,8 +47,17 @@ struct arch_desc {
 	int pc_regno;
 	int sp_regno;
 	size_t g_size;		  /* bytes of a 'g' reply: all registers, regno order */
-	const uint8_t *trap_insn; /* breakpoint instruction (int3) */
+	const uint8_t *trap_insn; /* the breakpoint instruction */
 	size_t trap_len;
+	/*
+	 * How ptrace moves each regset of struct arch_regs: gp with the
+	 * requests gp_get/gp_set (PTRACE_GETREGSET/SETREGSET with note
+	 * gp_note, or a request of its own taking the buffer when gp_note is
+	 * 0); ext and sys with PTRACE_GETREGSET/SETREGSET and their notes
+	 * (sys_note 0: no such regset).
+	 */
+	long gp_get, gp_set;
+	unsigned long gp_note, ext_note, sys_note;
 };
 
 const struct arch_desc *arch_get(enum arch_kind kind);
@@ -58,7 +68,7 @@ const struct arch_desc *arch_get(enum arch_kind kind);
  */
 const char *arch_tdesc_xml(const struct arch_desc *d, const char *annex);
 
-/* Where regno lives: ARCH_RS_GP or ARCH_RS_XSAVE (0 if regno is bad). */
+/* Where regno lives: ARCH_RS_GP or ARCH_RS_EXT (0 if regno is bad). */
 unsigned arch_reg_set(const struct arch_desc *d, int regno);
 /* Copy register regno into out (d->regs[regno].size bytes); -1 if regno is bad. */
 int arch_reg_read(const struct arch_desc *d, const struct arch_regs *r, int regno, uint8_t *out);

@@ -71,7 +71,7 @@ struct uthread {
 	bool at_bp;	   /* reported at a breakpoint: resume must step over it */
 	bool dr_dirty;	   /* debug registers must be written before it runs */
 	bool regs_valid;   /* regs.gp cached */
-	bool xsave_valid;  /* regs.xsave cached */
+	bool ext_valid;	   /* regs.ext cached */
 	bool has_pending;
 	bool in_syscall;       /* between a syscall-entry and its exit stop */
 	bool user_stop;	       /* stopped on its way back to user mode, not inside a syscall */
@@ -462,7 +462,10 @@ void bp_dregs_clear(pid_t tid);
 ssize_t mem_read_raw(struct uproc *p, uint64_t addr, void *buf, size_t len);
 ssize_t mem_write_raw(struct uproc *p, uint64_t addr, const void *buf, size_t len);
 ssize_t mem_read_orig(struct uproc *p, uint64_t addr, void *buf, size_t len);
-int regs_fetch(struct uthread *th, bool xsave);
+int regs_fetch(struct uthread *th, bool ext);
+/* A thread's general registers, raw, without the cache (injected syscalls, fork children). */
+int regs_gp_get(const struct arch_desc *d, pid_t tid, arch_gp_t *gp);
+int regs_gp_set(const struct arch_desc *d, pid_t tid, const arch_gp_t *gp);
 int regs_store(struct uthread *th, unsigned which);
 void regs_invalidate(struct uthread *th);
 

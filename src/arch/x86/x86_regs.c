@@ -95,11 +95,11 @@ static uint64_t xstate_bv(const struct arch_regs *r)
 {
 	uint64_t bv;
 
-	if (r->xsave_len >= X86_XS_HDR_END) {
-		memcpy(&bv, r->xsave + X86_XS_BV, sizeof(bv));
+	if (r->ext_len >= X86_XS_HDR_END) {
+		memcpy(&bv, r->ext + X86_XS_BV, sizeof(bv));
 		return bv;
 	}
-	if (r->xsave_len >= X86_FX_SIZE)
+	if (r->ext_len >= X86_FX_SIZE)
 		return X86_XSTATE_X87 | X86_XSTATE_SSE;
 	return 0;
 }
@@ -112,7 +112,7 @@ static bool xs_present(const struct arch_regs *r, const struct x86_reg_info *inf
 
 	if (info->src == X86_MXCSR)
 		comp = X86_XSTATE_SSE | X86_XSTATE_AVX;
-	return (bv & comp) && r->xsave_len >= info->off + src_bytes(info->src);
+	return (bv & comp) && r->ext_len >= info->off + src_bytes(info->src);
 }
 
 /*
@@ -165,7 +165,7 @@ static uint8_t x87_abridged_tag(uint32_t full)
 static void read_xsave(const struct arch_regs *r, const struct x86_reg_info *info, size_t size,
 		       uint8_t *out)
 {
-	const uint8_t *p = r->xsave + info->off;
+	const uint8_t *p = r->ext + info->off;
 
 	memset(out, 0, size);
 	if (!xs_present(r, info)) {
@@ -185,7 +185,7 @@ static void read_xsave(const struct arch_regs *r, const struct x86_reg_info *inf
 		put32(out, get16(p) & 0x7ff);
 		break;
 	case X86_FTAG:
-		put32(out, x87_full_tag(r->xsave));
+		put32(out, x87_full_tag(r->ext));
 		break;
 	case X86_FX32:
 	case X86_MXCSR:
@@ -205,10 +205,10 @@ static void read_xsave(const struct arch_regs *r, const struct x86_reg_info *inf
  */
 static void xs_materialise(struct arch_regs *r, unsigned int comp)
 {
-	uint8_t *xs = r->xsave;
+	uint8_t *xs = r->ext;
 	uint64_t bv;
 
-	if (r->xsave_len < X86_XS_HDR_END)
+	if (r->ext_len < X86_XS_HDR_END)
 		return; /* bare FXSAVE image: everything is live */
 	bv = xstate_bv(r);
 	if (!(bv & (X86_XSTATE_SSE | X86_XSTATE_AVX)))
@@ -236,10 +236,10 @@ static int write_xsave(struct arch_regs *r, const struct x86_reg_info *info, siz
 		       const uint8_t *in)
 {
 	unsigned int comp = src_component(info->src);
-	uint8_t *p = r->xsave + info->off;
+	uint8_t *p = r->ext + info->off;
 	uint32_t v = 0;
 
-	if (r->xsave_len < info->off + src_bytes(info->src))
+	if (r->ext_len < info->off + src_bytes(info->src))
 		return -1;
 	xs_materialise(r, comp);
 	if (size == 4)
@@ -262,7 +262,7 @@ static int write_xsave(struct arch_regs *r, const struct x86_reg_info *info, siz
 		memcpy(p, in, size);
 		break;
 	}
-	return ARCH_RS_XSAVE;
+	return ARCH_RS_EXT;
 }
 
 unsigned arch_reg_set(const struct arch_desc *d, int regno)
@@ -272,7 +272,7 @@ unsigned arch_reg_set(const struct arch_desc *d, int regno)
 	if (regno < 0 || regno >= d->nregs)
 		return 0;
 	info = &x86_desc_of(d)->info[regno];
-	return info->src == X86_GP || info->src == X86_GP_SX ? ARCH_RS_GP : ARCH_RS_XSAVE;
+	return info->src == X86_GP || info->src == X86_GP_SX ? ARCH_RS_GP : ARCH_RS_EXT;
 }
 
 int arch_reg_read(const struct arch_desc *d, const struct arch_regs *r, int regno, uint8_t *out)

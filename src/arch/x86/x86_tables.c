@@ -12,7 +12,9 @@
  * i386 registers come from the 64-bit user_regs_struct that PTRACE_GETREGS
  * returns for a 32-bit tracee: eax is the low half of rax, and so on.
  */
+#include <elf.h>
 #include <stddef.h>
+#include <sys/ptrace.h>
 #include <sys/user.h>
 
 #include "x86.h"
@@ -172,6 +174,9 @@ static const struct x86_desc amd64_desc = {
 	.pub.g_size = 0 AMD64_REGS(X_SIZE),
 	.pub.trap_insn = x86_int3,
 	.pub.trap_len = sizeof(x86_int3),
+	.pub.gp_get = PTRACE_GETREGS, /* NT_PRSTATUS would be the 32-bit layout for i386 */
+	.pub.gp_set = PTRACE_SETREGS,
+	.pub.ext_note = NT_X86_XSTATE,
 	.info = amd64_info,
 	.bfd_arch = "i386:x86-64",
 };
@@ -185,6 +190,9 @@ static const struct x86_desc i386_desc = {
 	.pub.g_size = 0 I386_REGS(X_SIZE),
 	.pub.trap_insn = x86_int3,
 	.pub.trap_len = sizeof(x86_int3),
+	.pub.gp_get = PTRACE_GETREGS, /* NT_PRSTATUS would be the 32-bit layout for i386 */
+	.pub.gp_set = PTRACE_SETREGS,
+	.pub.ext_note = NT_X86_XSTATE,
 	.info = i386_info,
 	.bfd_arch = "i386",
 };
