@@ -58,9 +58,24 @@ struct arch_desc {
 	 */
 	long gp_get, gp_set;
 	unsigned long gp_note, ext_note, sys_note;
+	uint8_t ptr_size; /* bytes of a pointer, a long, a syscall argument */
+	uint8_t pers;	  /* 0: the CPU's native syscall table; 1: its compat one (i386) */
+	bool xol;	  /* arch_xol_prepare can relocate: the out-of-line step-over */
+	bool patch;	  /* arch_patch_prepare can patch: the in-process agent */
 };
 
 const struct arch_desc *arch_get(enum arch_kind kind);
+/* The personality a new process is given until its registers say (the native one). */
+const struct arch_desc *arch_native(void);
+/* The personality of a thread whose NT_PRSTATUS regset is len bytes long; NULL: unknown. */
+const struct arch_desc *arch_of_prstatus(size_t len);
+/* The personality of a program whose ELF header's EI_CLASS is elf_class; NULL: unknown. */
+const struct arch_desc *arch_of_elf_class(int elf_class);
+/*
+ * A thread's thread pointer (the TLS base libc sets up) into *tp: 0, or
+ * -EOPNOTSUPP where this personality's is not known to us.
+ */
+int arch_thread_pointer(const struct arch_desc *d, const struct arch_regs *r, uint64_t *tp);
 
 /*
  * Target description XML for an annex of qXfer:features:read ("target.xml"

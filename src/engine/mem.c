@@ -9,6 +9,7 @@
  */
 #include "engine_int.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
@@ -154,6 +155,17 @@ int regs_store(struct uthread *th, unsigned which)
 			return err;
 	}
 	return 0;
+}
+
+/* The personality of a thread: its NT_PRSTATUS regset's length tells (arch_of_prstatus). */
+void detect_arch(struct uproc *p, pid_t tid)
+{
+	uint8_t regs[1024];
+	struct iovec iov = {.iov_base = regs, .iov_len = sizeof(regs)};
+
+	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov) == 0 &&
+	    arch_of_prstatus(iov.iov_len))
+		p->arch = arch_of_prstatus(iov.iov_len);
 }
 
 void regs_invalidate(struct uthread *th)

@@ -51,7 +51,7 @@ const uint8_t *patch_bytes(const struct uproc *p, const struct swbp *bp, size_t 
 bool patch_wanted(struct uproc *p, const struct swbp *bp)
 {
 	return bp->cond && !bp->patch && !bp->patch_why && bp->owners == bp->cond_owner &&
-	       p->arch->kind == ARCH_AMD64 && p->t->xol && p->t->agent && !p->xol_off;
+	       p->arch->patch && p->t->xol && p->t->agent && !p->xol_off;
 }
 
 static enum xol_result give_up(struct uproc *p, struct swbp *bp, const char *why)

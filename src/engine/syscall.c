@@ -52,7 +52,7 @@ static bool sysset_within(const struct sysset *s, const struct sysset *in)
 
 void sys_update(struct uproc *p)
 {
-	const struct sysset *filter = &p->sc_set[p->arch->kind == ARCH_I386];
+	const struct sysset *filter = &p->sc_set[p->arch->pers];
 
 	p->sys_traced = false;
 	p->sys_cont = p->seccomp;

@@ -45,7 +45,7 @@ struct uproc *uproc_new(struct tracer *t, pid_t pid, bool attached)
 	p->t = t;
 	p->pid = pid;
 	p->attached = attached;
-	p->arch = arch_get(ARCH_AMD64);
+	p->arch = arch_native();
 	p->memfd = -1;
 	uproc_open_mem(p);
 	p->next = t->procs;

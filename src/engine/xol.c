@@ -55,7 +55,7 @@ struct xol_inject {
 
 static bool is64(const struct uproc *p)
 {
-	return p->arch->kind == ARCH_AMD64;
+	return p->arch->ptr_size == 8;
 }
 
 static uint64_t distance(uint64_t a, uint64_t b)

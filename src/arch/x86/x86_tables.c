@@ -13,6 +13,7 @@
  * returns for a 32-bit tracee: eax is the low half of rax, and so on.
  */
 #include <elf.h>
+#include <errno.h>
 #include <stddef.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
@@ -177,6 +178,9 @@ static const struct x86_desc amd64_desc = {
 	.pub.gp_get = PTRACE_GETREGS, /* NT_PRSTATUS would be the 32-bit layout for i386 */
 	.pub.gp_set = PTRACE_SETREGS,
 	.pub.ext_note = NT_X86_XSTATE,
+	.pub.ptr_size = 8,
+	.pub.xol = true,
+	.pub.patch = true,
 	.info = amd64_info,
 	.bfd_arch = "i386:x86-64",
 };
@@ -193,6 +197,9 @@ static const struct x86_desc i386_desc = {
 	.pub.gp_get = PTRACE_GETREGS, /* NT_PRSTATUS would be the 32-bit layout for i386 */
 	.pub.gp_set = PTRACE_SETREGS,
 	.pub.ext_note = NT_X86_XSTATE,
+	.pub.ptr_size = 4,
+	.pub.pers = 1,
+	.pub.xol = true,
 	.info = i386_info,
 	.bfd_arch = "i386",
 };
@@ -206,4 +213,33 @@ const struct arch_desc *arch_get(enum arch_kind kind)
 		return &i386_desc.pub;
 	}
 	return NULL;
+}
+
+const struct arch_desc *arch_native(void)
+{
+	return &amd64_desc.pub;
+}
+
+/* A 32-bit thread has a 68-byte NT_PRSTATUS regset, a 64-bit one 216. */
+const struct arch_desc *arch_of_prstatus(size_t len)
+{
+	if (len == sizeof(struct user_regs_struct))
+		return &amd64_desc.pub;
+	return len && len < sizeof(struct user_regs_struct) ? &i386_desc.pub : NULL;
+}
+
+const struct arch_desc *arch_of_elf_class(int elf_class)
+{
+	if (elf_class == ELFCLASS64)
+		return &amd64_desc.pub;
+	return elf_class == ELFCLASS32 ? &i386_desc.pub : NULL;
+}
+
+/* x86-64: fs_base. An i386 program's is a GDT entry behind gs, not read here. */
+int arch_thread_pointer(const struct arch_desc *d, const struct arch_regs *r, uint64_t *tp)
+{
+	if (d->kind != ARCH_AMD64)
+		return -EOPNOTSUPP;
+	*tp = r->gp.fs_base;
+	return 0;
 }
