@@ -104,6 +104,17 @@ void arch_siginfo_in(const struct arch_desc *d, const uint8_t in[ARCH_SIGINFO_SI
 
 /* The syscall a thread stopped in a syscall is making (orig_rax / orig_eax). */
 long arch_syscall_nr(const struct arch_desc *d, const struct arch_regs *r);
+/*
+ * The CPU's syscall ABIs, by personality (pers 0, 1), for a seccomp
+ * filter: the AUDIT_ARCH_* value seccomp_data.arch holds, and a bit that
+ * marks the numbers of another ABI sharing that value (x32), or 0.
+ */
+struct arch_abi {
+	uint32_t audit_arch;
+	uint32_t foreign_bit;
+};
+extern const struct arch_abi arch_abis[];
+extern const unsigned arch_nabis;
 /* Is nr the syscall that ends one thread only (exit, not exit_group)? */
 bool arch_syscall_is_thread_exit(const struct arch_desc *d, long nr);
 

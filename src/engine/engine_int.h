@@ -204,11 +204,12 @@ struct uproc {
 	uint64_t slots; /* engine slots in use */
 	struct swbp *bps;
 	struct arch_dregs dregs;
-	bool dregs_used;	 /* debug registers were ever written */
-	bool sys_traced;	 /* an engine wants syscalls: resume with PTRACE_SYSCALL */
-	bool seccomp;		 /* it carries our seccomp filter (seccomp.c) ... */
-	struct sysset sc_set[2]; /* ... which stops at these (x86-64, i386 numbers) */
-	bool sys_cont;		 /* ... enough for every engine: PTRACE_CONT outside syscalls */
+	bool dregs_used; /* debug registers were ever written */
+	bool sys_traced; /* an engine wants syscalls: resume with PTRACE_SYSCALL */
+	bool seccomp;	 /* it carries our seccomp filter (seccomp.c) ... */
+	struct sysset
+		sc_set[2]; /* ... which stops at these (by arch personality: native, compat) */
+	bool sys_cont;	   /* ... enough for every engine: PTRACE_CONT outside syscalls */
 	uint64_t moribund[MORIBUND_MAX]; /* recently removed breakpoint addresses */
 	unsigned moribund_next;
 	struct uthread *step_over;  /* thread stepping over a breakpoint */

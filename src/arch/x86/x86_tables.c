@@ -14,6 +14,7 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <linux/audit.h>
 #include <stddef.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
@@ -243,3 +244,10 @@ int arch_thread_pointer(const struct arch_desc *d, const struct arch_regs *r, ui
 	*tp = r->gp.fs_base;
 	return 0;
 }
+
+/* x32 syscalls come as x86-64 ones with bit 30 set in the number. */
+const struct arch_abi arch_abis[] = {
+	{AUDIT_ARCH_X86_64, 0x40000000u},
+	{AUDIT_ARCH_I386, 0},
+};
+const unsigned arch_nabis = sizeof(arch_abis) / sizeof(arch_abis[0]);
