@@ -62,6 +62,11 @@ struct arch_desc {
 	uint8_t pers;	  /* 0: the CPU's native syscall table; 1: its compat one (i386) */
 	bool xol;	  /* arch_xol_prepare can relocate: the out-of-line step-over */
 	bool patch;	  /* arch_patch_prepare can patch: the in-process agent */
+	/* For a syscall made by a thread lent to us (xol.c maps its pages so): */
+	const uint8_t *sys_insn; /* a syscall instruction, as the vDSO has one */
+	size_t sys_insn_len;
+	uint64_t user_top;		     /* end of the user address space */
+	long nr_mmap, nr_munmap, nr_madvise; /* this personality's numbers (i386: mmap2) */
 };
 
 const struct arch_desc *arch_get(enum arch_kind kind);
@@ -91,6 +96,15 @@ int arch_reg_read(const struct arch_desc *d, const struct arch_regs *r, int regn
 int arch_reg_write(const struct arch_desc *d, struct arch_regs *r, int regno, const uint8_t *in);
 
 uint64_t arch_pc(const struct arch_desc *d, const struct arch_regs *r);
+uint64_t arch_gp_pc(const struct arch_desc *d, const arch_gp_t *gp);
+/*
+ * gp made to run syscall nr with args at the syscall instruction at pc
+ * (not inside a syscall: nothing to restart); the rest of gp kept.
+ */
+void arch_syscall_setup(const struct arch_desc *d, arch_gp_t *gp, uint64_t pc, long nr,
+			const uint64_t args[6]);
+/* What a syscall returned, at its exit stop: the personality's word, zero-extended. */
+uint64_t arch_syscall_result(const struct arch_desc *d, const arch_gp_t *gp);
 void arch_set_pc(const struct arch_desc *d, struct arch_regs *r, uint64_t pc);
 /*
  * siginfo in the inferior's layout (gdb's $_siginfo): native is the

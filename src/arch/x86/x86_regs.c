@@ -318,6 +318,31 @@ uint64_t arch_pc(const struct arch_desc *d, const struct arch_regs *r)
 	return r->gp.rip;
 }
 
+uint64_t arch_gp_pc(const struct arch_desc *d, const arch_gp_t *gp)
+{
+	return d->kind == ARCH_I386 ? (uint32_t)gp->rip : gp->rip;
+}
+
+void arch_syscall_setup(const struct arch_desc *d, arch_gp_t *gp, uint64_t pc, long nr,
+			const uint64_t a[6])
+{
+	gp->rip = pc;
+	gp->rax = (uint64_t)nr;
+	gp->orig_rax = (uint64_t)-1;
+	if (d->kind == ARCH_AMD64) {
+		gp->rdi = a[0], gp->rsi = a[1], gp->rdx = a[2];
+		gp->r10 = a[3], gp->r8 = a[4], gp->r9 = a[5];
+	} else {
+		gp->rbx = a[0], gp->rcx = a[1], gp->rdx = a[2];
+		gp->rsi = a[3], gp->rdi = a[4], gp->rbp = a[5];
+	}
+}
+
+uint64_t arch_syscall_result(const struct arch_desc *d, const arch_gp_t *gp)
+{
+	return d->kind == ARCH_I386 ? (uint32_t)gp->rax : gp->rax;
+}
+
 void arch_set_pc(const struct arch_desc *d, struct arch_regs *r, uint64_t pc)
 {
 	if (d->kind == ARCH_I386)

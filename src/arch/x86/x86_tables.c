@@ -159,6 +159,8 @@
 #define X_SIZE(name, size, src, off, type, group, feat) +(size)
 
 static const uint8_t x86_int3[] = {0xcc};
+static const uint8_t x86_syscall[] = {0x0f, 0x05};
+static const uint8_t x86_int80[] = {0xcd, 0x80};
 
 static const struct arch_reg amd64_regs[] = {AMD64_REGS(X_PUB)};
 static const struct x86_reg_info amd64_info[] = {AMD64_REGS(X_INFO)};
@@ -182,6 +184,12 @@ static const struct x86_desc amd64_desc = {
 	.pub.ptr_size = 8,
 	.pub.xol = true,
 	.pub.patch = true,
+	.pub.sys_insn = x86_syscall,
+	.pub.sys_insn_len = sizeof(x86_syscall),
+	.pub.user_top = 0x7ffffffff000ULL,
+	.pub.nr_mmap = 9,
+	.pub.nr_munmap = 11,
+	.pub.nr_madvise = 28,
 	.info = amd64_info,
 	.bfd_arch = "i386:x86-64",
 };
@@ -201,6 +209,12 @@ static const struct x86_desc i386_desc = {
 	.pub.ptr_size = 4,
 	.pub.pers = 1,
 	.pub.xol = true,
+	.pub.sys_insn = x86_int80,
+	.pub.sys_insn_len = sizeof(x86_int80),
+	.pub.user_top = 0xffffe000ULL,
+	.pub.nr_mmap = 192, /* mmap2 */
+	.pub.nr_munmap = 91,
+	.pub.nr_madvise = 219,
 	.info = i386_info,
 	.bfd_arch = "i386",
 };
