@@ -17,7 +17,9 @@
 #include <stdint.h>
 
 /*
- * Per CPU: enum arch_kind (its personalities), arch_gp_t (the general
+ * Per CPU: enum arch_kind (its personalities), ARCH_TRAP_SI_CODE and
+ * ARCH_TRAP_PC_ADV (how its breakpoint instruction's SIGTRAP comes: si_code,
+ * bytes the pc has moved past it), arch_gp_t (the general
  * registers as the kernel's regset has them), struct arch_regs (gp, then
  * ext/ext_len: the vector/FP state, and sys: a syscall-number regset
  * where the CPU has one), ARCH_EXT_MAX.
@@ -164,6 +166,17 @@ int arch_dr_insert(struct arch_dregs *dr, enum arch_dr_type type, uint64_t addr,
 int arch_dr_remove(struct arch_dregs *dr, enum arch_dr_type type, uint64_t addr, int len);
 /* The slot that DR6 says triggered (lowest one), or -1. */
 int arch_dr_hit_slot(const struct arch_dregs *dr, uint64_t dr6);
+/*
+ * How the engine reaches them: debug register n (0-3 the slots, 6 the
+ * status, 7 the control) is a word of the user area, at this offset for
+ * PTRACE_PEEKUSER/POKEUSER.
+ */
+#define ARCH_DR_STATUS	6
+#define ARCH_DR_CONTROL 7
+unsigned long arch_dr_offset(int n);
+/* Does the status say some slot fired (to be cleared), a single-step finished? */
+bool arch_dr_fired(uint64_t dr6);
+bool arch_dr_stepped(uint64_t dr6);
 
 /*
  * Out-of-line execution of one instruction (x86_xol.c), as the kernel's

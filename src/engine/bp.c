@@ -17,9 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
-#include <sys/user.h>
-
-#define DR_OFFSET(n) offsetof(struct user, u_debugreg[n])
 
 struct swbp *bp_find(struct uproc *p, uint64_t addr)
 {
@@ -287,7 +284,7 @@ void bp_engine_drop(struct engine *e)
 
 static void dr_poke(struct uthread *th, int n, uint64_t val)
 {
-	ptrace(PTRACE_POKEUSER, th->tid, (void *)DR_OFFSET(n), (void *)val);
+	ptrace(PTRACE_POKEUSER, th->tid, (void *)arch_dr_offset(n), (void *)val);
 }
 
 void bp_dregs_apply(struct uthread *th)
@@ -295,20 +292,20 @@ void bp_dregs_apply(struct uthread *th)
 	const struct arch_dregs *dr = &th->p->dregs;
 
 	/* DR7 off first: the kernel checks each address against the enabled slots */
-	dr_poke(th, 7, 0);
+	dr_poke(th, ARCH_DR_CONTROL, 0);
 	for (int i = 0; i < 4; i++)
 		if (dr->refs[i])
 			dr_poke(th, i, dr->addr[i]);
 	if (dr->dr7)
-		dr_poke(th, 7, dr->dr7);
+		dr_poke(th, ARCH_DR_CONTROL, dr->dr7);
 	th->dr_dirty = false;
 }
 
 void bp_dregs_clear(pid_t tid)
 {
 	/* DR7 off first, as in bp_dregs_apply() */
-	ptrace(PTRACE_POKEUSER, tid, (void *)DR_OFFSET(7), 0L);
+	ptrace(PTRACE_POKEUSER, tid, (void *)arch_dr_offset(ARCH_DR_CONTROL), 0L);
 	for (int i = 0; i < 4; i++)
-		ptrace(PTRACE_POKEUSER, tid, (void *)DR_OFFSET(i), 0L);
-	ptrace(PTRACE_POKEUSER, tid, (void *)DR_OFFSET(6), 0L);
+		ptrace(PTRACE_POKEUSER, tid, (void *)arch_dr_offset(i), 0L);
+	ptrace(PTRACE_POKEUSER, tid, (void *)arch_dr_offset(ARCH_DR_STATUS), 0L);
 }

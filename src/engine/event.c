@@ -14,21 +14,17 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/ptrace.h>
-#include <sys/user.h>
-
-#define DR_OFFSET(n) offsetof(struct user, u_debugreg[n])
-#define DR6_STEP     (1u << 14)
 
 static uint64_t dr6_take(struct uthread *th)
 {
 	long dr6;
 
 	errno = 0;
-	dr6 = ptrace(PTRACE_PEEKUSER, th->tid, (void *)DR_OFFSET(6), 0L);
+	dr6 = ptrace(PTRACE_PEEKUSER, th->tid, (void *)arch_dr_offset(ARCH_DR_STATUS), 0L);
 	if (errno)
 		return 0;
-	if (dr6 & 0xf)
-		ptrace(PTRACE_POKEUSER, th->tid, (void *)DR_OFFSET(6), 0L);
+	if (arch_dr_fired((uint64_t)dr6))
+		ptrace(PTRACE_POKEUSER, th->tid, (void *)arch_dr_offset(ARCH_DR_STATUS), 0L);
 	return (uint64_t)dr6;
 }
 
@@ -50,7 +46,7 @@ static bool classify_int3(struct uthread *th, struct uevent *ev)
 
 	if (regs_fetch(th, false) < 0)
 		return false;
-	addr = arch_pc(p->arch, &th->regs) - p->arch->trap_len;
+	addr = arch_pc(p->arch, &th->regs) - ARCH_TRAP_PC_ADV;
 	bp = bp_find(p, addr);
 	if (!(bp && bp->inserted) && !bp_is_moribund(p, addr))
 		return false;
@@ -78,7 +74,7 @@ static bool classify_dr6(struct uthread *th, struct uevent *ev)
 	ev->kind = UEV_HW;
 	ev->addr = p->dregs.addr[slot];
 	ev->dr_type = p->dregs.type[slot];
-	ev->also_step = th->stepping && (dr6 & DR6_STEP);
+	ev->also_step = th->stepping && arch_dr_stepped(dr6);
 	return true;
 }
 
@@ -91,7 +87,7 @@ void event_classify(struct uthread *th, int sig)
 		goto out;
 	if (ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &si) < 0)
 		goto out;
-	if (si.si_code == SI_KERNEL && classify_int3(th, &ev))
+	if (si.si_code == ARCH_TRAP_SI_CODE && classify_int3(th, &ev))
 		goto out;
 	if (si.si_code <= 0)
 		goto out; /* sent by a process: a real SIGTRAP */
@@ -100,7 +96,7 @@ void event_classify(struct uthread *th, int sig)
 	if (th->stepping) {
 		ev.kind = UEV_STEP;
 		th->step_stale = false;
-	} else if (th->step_stale && si.si_code != SI_KERNEL) {
+	} else if (th->step_stale && si.si_code != ARCH_TRAP_SI_CODE) {
 		/*
 		 * The trap of a step given up inside a syscall (the thread was
 		 * interrupted, then continued): the kernel reports it at the

@@ -596,11 +596,11 @@ int patch_rollback_tid(struct uproc *p, pid_t tid)
 	struct swbp *bp;
 	bool in_agent, past; /* (its jmp is about to go: the original instruction runs) */
 
-	if (!p->agent_at || ptrace(PTRACE_GETREGS, tid, 0L, &r.gp) < 0)
+	if (!p->agent_at || regs_gp_get(p->arch, tid, &r.gp) < 0)
 		return 0;
 	bp = patch_at_pc(p, &r, &in_agent);
 	if (!bp || !roll_back(p, bp, in_agent, &r, &w, &past) ||
-	    ptrace(PTRACE_SETREGS, tid, 0L, &r.gp) < 0)
+	    regs_gp_set(p->arch, tid, &r.gp) < 0)
 		return 0;
 	return in_agent ? 2 : 1;
 }

@@ -393,7 +393,7 @@ static bool int3_pending(struct uthread *th)
 	long n = own_queue(th, si, 8);
 
 	for (long i = 0; i < n; i++)
-		if (si[i].si_signo == SIGTRAP && si[i].si_code == SI_KERNEL)
+		if (si[i].si_signo == SIGTRAP && si[i].si_code == ARCH_TRAP_SI_CODE)
 			return true;
 	return false;
 }

@@ -7,6 +7,7 @@
 #define UTRACED_X86_ARCH_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/user.h>
 
@@ -14,6 +15,13 @@ enum arch_kind {
 	ARCH_AMD64,
 	ARCH_I386,
 };
+
+/*
+ * The breakpoint instruction (int3) as a thread reports it: SIGTRAP with
+ * this si_code, its pc this many bytes past the instruction.
+ */
+#define ARCH_TRAP_SI_CODE SI_KERNEL
+#define ARCH_TRAP_PC_ADV  1
 
 /* Largest XSAVE area we accept from NT_X86_XSTATE. */
 #define ARCH_EXT_MAX 4096

@@ -15,6 +15,8 @@
  * keeps DR7 zero exactly when no slot is in use.
  */
 #include <errno.h>
+#include <stddef.h>
+#include <sys/user.h>
 
 #include "x86.h"
 
@@ -182,4 +184,19 @@ int arch_dr_hit_slot(const struct arch_dregs *dr, uint64_t dr6)
 		if ((dr6 & (1ull << i)) && dr->refs[i] > 0)
 			return i;
 	return -1;
+}
+
+unsigned long arch_dr_offset(int n)
+{
+	return offsetof(struct user, u_debugreg) + (unsigned long)n * sizeof(long);
+}
+
+bool arch_dr_fired(uint64_t dr6)
+{
+	return dr6 & ((1u << DR_SLOTS) - 1);
+}
+
+bool arch_dr_stepped(uint64_t dr6)
+{
+	return dr6 & (1u << 14); /* BS */
 }
