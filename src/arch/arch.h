@@ -48,7 +48,8 @@ struct arch_desc {
 	const struct arch_reg *regs;
 	int pc_regno;
 	int sp_regno;
-	size_t g_size;		  /* bytes of a 'g' reply: all registers, regno order */
+	int fp_regno;  /* with pc and sp, expedited in stop replies (gdbserver's choice) */
+	size_t g_size; /* bytes of a 'g' reply: all registers, regno order */
 	const uint8_t *trap_insn; /* the breakpoint instruction */
 	size_t trap_len;
 	/*
@@ -99,6 +100,7 @@ int arch_reg_write(const struct arch_desc *d, struct arch_regs *r, int regno, co
 
 uint64_t arch_pc(const struct arch_desc *d, const struct arch_regs *r);
 uint64_t arch_gp_pc(const struct arch_desc *d, const arch_gp_t *gp);
+uint64_t arch_sp(const struct arch_desc *d, const struct arch_regs *r);
 /*
  * gp made to run syscall nr with args at the syscall instruction at pc
  * (not inside a syscall: nothing to restart); the rest of gp kept.
@@ -131,6 +133,14 @@ struct arch_abi {
 };
 extern const struct arch_abi arch_abis[];
 extern const unsigned arch_nabis;
+/*
+ * At a syscall-entry stop: make the kernel skip the syscall (its number
+ * made -1; the exit then reports -ENOSYS unless set). At the exit stop:
+ * the value the program sees returned. Both return the ARCH_RS_* sets to
+ * store.
+ */
+unsigned arch_syscall_skip(const struct arch_desc *d, struct arch_regs *r);
+unsigned arch_set_syscall_ret(const struct arch_desc *d, struct arch_regs *r, int64_t ret);
 /* Is nr the syscall that ends one thread only (exit, not exit_group)? */
 bool arch_syscall_is_thread_exit(const struct arch_desc *d, long nr);
 
@@ -307,6 +317,12 @@ int arch_patch_prepare(const struct arch_desc *d, const uint8_t *insn, size_t av
  */
 const char *arch_patch_check_func(const struct arch_desc *d, const uint8_t *code, size_t len,
 				  uint64_t func, uint64_t addr, size_t replaced);
+
+/*
+ * The general registers from the in-process agent's register words
+ * (ARCH_AGENT_REGS of them, in its order: agent.h's agent_trace_record).
+ */
+void arch_gp_of_agent(arch_gp_t *gp, const uint64_t *v);
 
 /* A thread resumed at pc inside the replaced bytes (not addr): where to go instead, or 0. */
 uint64_t arch_patch_resume_pc(const struct arch_patch *pt, uint64_t tramp, uint64_t pc);

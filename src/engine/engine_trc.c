@@ -40,7 +40,7 @@ static uint64_t rd_sp(void *ctx)
 
 	if (engine_regs(t->e, t->tid, &regs) < 0)
 		return 0;
-	return regs->gp.rsp;
+	return arch_sp(engine_arch(t->e), regs);
 }
 
 struct trc_reader engine_trc_reader(struct engine_trc_thread *t)

@@ -23,6 +23,9 @@ enum arch_kind {
 #define ARCH_TRAP_SI_CODE SI_KERNEL
 #define ARCH_TRAP_PC_ADV  1
 
+/* The in-process agent's register words: gdb's amd64 0..23, fs_base, gs_base. */
+#define ARCH_AGENT_REGS 26
+
 /* Largest XSAVE area we accept from NT_X86_XSTATE. */
 #define ARCH_EXT_MAX 4096
 

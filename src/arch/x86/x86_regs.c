@@ -343,6 +343,55 @@ uint64_t arch_syscall_result(const struct arch_desc *d, const arch_gp_t *gp)
 	return d->kind == ARCH_I386 ? (uint32_t)gp->rax : gp->rax;
 }
 
+uint64_t arch_sp(const struct arch_desc *d, const struct arch_regs *r)
+{
+	return d->kind == ARCH_I386 ? (uint32_t)r->gp.rsp : r->gp.rsp;
+}
+
+unsigned arch_syscall_skip(const struct arch_desc *d, struct arch_regs *r)
+{
+	(void)d;
+	r->gp.orig_rax = (unsigned long long)-1;
+	return ARCH_RS_GP;
+}
+
+unsigned arch_set_syscall_ret(const struct arch_desc *d, struct arch_regs *r, int64_t ret)
+{
+	(void)d;
+	r->gp.rax = (unsigned long long)ret;
+	return ARCH_RS_GP;
+}
+
+void arch_gp_of_agent(arch_gp_t *g, const uint64_t *v)
+{
+	*g = (arch_gp_t){.rax = v[0],
+			 .rbx = v[1],
+			 .rcx = v[2],
+			 .rdx = v[3],
+			 .rsi = v[4],
+			 .rdi = v[5],
+			 .rbp = v[6],
+			 .rsp = v[7],
+			 .r8 = v[8],
+			 .r9 = v[9],
+			 .r10 = v[10],
+			 .r11 = v[11],
+			 .r12 = v[12],
+			 .r13 = v[13],
+			 .r14 = v[14],
+			 .r15 = v[15],
+			 .rip = v[16],
+			 .eflags = v[17],
+			 .cs = v[18],
+			 .ss = v[19],
+			 .ds = v[20],
+			 .es = v[21],
+			 .fs = v[22],
+			 .gs = v[23],
+			 .fs_base = v[24],
+			 .gs_base = v[25]};
+}
+
 void arch_set_pc(const struct arch_desc *d, struct arch_regs *r, uint64_t pc)
 {
 	if (d->kind == ARCH_I386)
