@@ -107,6 +107,9 @@ uint64_t arch_sp(const struct arch_desc *d, const struct arch_regs *r);
  */
 void arch_syscall_setup(const struct arch_desc *d, arch_gp_t *gp, uint64_t pc, long nr,
 			const uint64_t args[6]);
+/* Do the ARCH_SYSCALL_INSN_MAX bytes at insn start a syscall instruction (any of the CPU's)? */
+#define ARCH_SYSCALL_INSN_MAX 4
+bool arch_is_syscall_insn(const struct arch_desc *d, const uint8_t insn[ARCH_SYSCALL_INSN_MAX]);
 /* What a syscall returned, at its exit stop: the personality's word, zero-extended. */
 uint64_t arch_syscall_result(const struct arch_desc *d, const arch_gp_t *gp);
 void arch_set_pc(const struct arch_desc *d, struct arch_regs *r, uint64_t pc);

@@ -338,6 +338,14 @@ void arch_syscall_setup(const struct arch_desc *d, arch_gp_t *gp, uint64_t pc, l
 	}
 }
 
+/* syscall, sysenter, int $0x80: whatever the personality, a program may use any */
+bool arch_is_syscall_insn(const struct arch_desc *d, const uint8_t insn[ARCH_SYSCALL_INSN_MAX])
+{
+	(void)d;
+	return (insn[0] == 0x0f && (insn[1] == 0x05 || insn[1] == 0x34)) ||
+	       (insn[0] == 0xcd && insn[1] == 0x80);
+}
+
 uint64_t arch_syscall_result(const struct arch_desc *d, const arch_gp_t *gp)
 {
 	return d->kind == ARCH_I386 ? (uint32_t)gp->rax : gp->rax;
