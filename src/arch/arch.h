@@ -24,10 +24,10 @@
  * ext/ext_len: the vector/FP state, and sys: a syscall-number regset
  * where the CPU has one), ARCH_EXT_MAX.
  */
-#if defined(__x86_64__)
-#include "x86/x86_arch.h"
-#elif defined(__aarch64__)
+#if defined(UTRACED_ARCH_ARM64) || defined(__aarch64__) /* (the former: host unit tests) */
 #include "arm64/arm64_arch.h"
+#elif defined(__x86_64__)
+#include "x86/x86_arch.h"
 #else
 #error "utraced has no src/arch/ port for this CPU"
 #endif
@@ -355,5 +355,7 @@ enum arch_patch_where arch_patch_rollback(const struct arch_patch *pt, uint64_t 
  */
 uint64_t arch_patch_frame(const struct arch_patch *pt, uint64_t tramp, bool in_agent,
 			  const struct arch_regs *r);
+/* Where a thread in the agent has the return address of the trampoline's call to it. */
+uint64_t arch_patch_agent_ret_slot(const struct arch_desc *d, const struct arch_regs *r);
 
 #endif

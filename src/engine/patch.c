@@ -387,8 +387,7 @@ static struct swbp *patch_at_pc(struct uproc *p, const struct arch_regs *r, bool
 
 	*in_agent = pc >= p->agent_at && pc < p->agent_at + agent_inproc_blob_len;
 	if (*in_agent) {
-		/* the trampoline's call left its return address below the aligned frame */
-		if (read_stack(p, (r->gp.r15 & ~15ULL) - 8, &ret, 8) < 0)
+		if (read_stack(p, arch_patch_agent_ret_slot(p->arch, r), &ret, 8) < 0)
 			return NULL;
 		pc = ret;
 	}
