@@ -5,21 +5,29 @@
 # (fusermount3) for `utraced --mount`, libzydis-dev to build at all (the
 # out-of-line step-over decodes instructions); man-db, mandoc and
 # bash-completion for the install test. Quiet when everything is there already.
+# `deps.sh cross` instead: what make check-cross needs (an aarch64 cross
+# compiler, qemu-aarch64 in user mode, gdb-multiarch for the arm64 tdesc).
 set -u
 need=()
-command -v gdb >/dev/null || need+=(gdb)
-command -v gdbserver >/dev/null || need+=(gdbserver)
-command -v prove >/dev/null || need+=(perl)
-command -v strace >/dev/null || need+=(strace)
-[[ -e /usr/lib/gcc/x86_64-linux-gnu/12/32/libgcc.a ]] || need+=(gcc-multilib)
-command -v pkg-config >/dev/null || need+=(pkg-config)
-[[ -e /usr/include/fuse3/fuse_lowlevel.h ]] || need+=(libfuse3-dev)
-command -v fusermount3 >/dev/null || need+=(fuse3)
-[[ -e /usr/include/Zydis/Zydis.h ]] || need+=(libzydis-dev)
-# tests/e2e/install.t: man pages rendered and linted, bash completion loaded
-command -v man >/dev/null || need+=(man-db)
-command -v mandoc >/dev/null || need+=(mandoc)
-[[ -e /usr/share/bash-completion/bash_completion ]] || need+=(bash-completion)
+if [[ ${1:-} == cross ]]; then
+	command -v aarch64-linux-gnu-gcc >/dev/null || need+=(gcc-aarch64-linux-gnu)
+	command -v qemu-aarch64 >/dev/null || need+=(qemu-user)
+	command -v gdb-multiarch >/dev/null || need+=(gdb-multiarch)
+else
+	command -v gdb >/dev/null || need+=(gdb)
+	command -v gdbserver >/dev/null || need+=(gdbserver)
+	command -v prove >/dev/null || need+=(perl)
+	command -v strace >/dev/null || need+=(strace)
+	[[ -e /usr/lib/gcc/x86_64-linux-gnu/12/32/libgcc.a ]] || need+=(gcc-multilib)
+	command -v pkg-config >/dev/null || need+=(pkg-config)
+	[[ -e /usr/include/fuse3/fuse_lowlevel.h ]] || need+=(libfuse3-dev)
+	command -v fusermount3 >/dev/null || need+=(fuse3)
+	[[ -e /usr/include/Zydis/Zydis.h ]] || need+=(libzydis-dev)
+	# tests/e2e/install.t: man pages rendered and linted, bash completion loaded
+	command -v man >/dev/null || need+=(man-db)
+	command -v mandoc >/dev/null || need+=(mandoc)
+	[[ -e /usr/share/bash-completion/bash_completion ]] || need+=(bash-completion)
+fi
 ((${#need[@]})) || exit 0
 if [[ $(id -u) != 0 ]]; then
 	echo "deps.sh: missing ${need[*]}; install them (apt-get install ${need[*]})" >&2
