@@ -68,11 +68,10 @@ const char *trace(void)
 
 static int dr_index(unsigned long off)
 {
-	unsigned long base = offsetof(struct user, u_debugreg);
-
-	if (off < base || off >= base + 8 * sizeof(long) || (off - base) % sizeof(long))
-		return -1;
-	return (int)((off - base) / sizeof(long));
+	for (int n = 0; n < 8; n++)
+		if (arch_dr_offset(n) == off)
+			return n;
+	return -1;
 }
 
 long ptrace(enum __ptrace_request req, ...)
@@ -83,6 +82,7 @@ long ptrace(enum __ptrace_request req, ...)
 	void *data;
 	struct fthread *k;
 	struct iovec *iov;
+	const struct arch_desc *d;
 	int i, dr;
 
 	va_start(ap, req);
@@ -98,6 +98,7 @@ long ptrace(enum __ptrace_request req, ...)
 		return -1;
 	}
 	k = &kt[i];
+	d = arch_native();
 	if (req == PTRACE_INTERRUPT) {
 		trace_add('i', i, 0);
 		if (k->running)
@@ -109,6 +110,15 @@ long ptrace(enum __ptrace_request req, ...)
 		errno = ESRCH;
 		return -1;
 	}
+	/* a CPU whose general registers have requests of their own (x86's GETREGS) */
+	if (!d->gp_note && (long)req == d->gp_get) {
+		memcpy(data, &k->regs, sizeof(k->regs));
+		return 0;
+	}
+	if (!d->gp_note && (long)req == d->gp_set) {
+		memcpy(&k->regs, data, sizeof(k->regs));
+		return 0;
+	}
 	switch ((int)req) {
 	case PTRACE_CONT:
 	case PTRACE_SINGLESTEP:
@@ -118,12 +128,6 @@ long ptrace(enum __ptrace_request req, ...)
 	case PTRACE_DETACH:
 		trace_add('d', i, (long)data);
 		k->alive = false;
-		return 0;
-	case PTRACE_GETREGS:
-		memcpy(data, &k->regs, sizeof(k->regs));
-		return 0;
-	case PTRACE_SETREGS:
-		memcpy(&k->regs, data, sizeof(k->regs));
 		return 0;
 	case PTRACE_GETSIGINFO:
 		memcpy(data, &k->si, sizeof(k->si));
@@ -144,9 +148,9 @@ long ptrace(enum __ptrace_request req, ...)
 		return 0;
 	case PTRACE_GETREGSET:
 		iov = data;
-		if (addr == NT_X86_XSTATE && iov->iov_len >= XSTATE_SIZE) {
-			memset(iov->iov_base, 0, XSTATE_SIZE);
-			iov->iov_len = XSTATE_SIZE;
+		if (addr == d->ext_note && iov->iov_len >= EXT_SIZE) {
+			memset(iov->iov_base, 0, EXT_SIZE);
+			iov->iov_len = EXT_SIZE;
 			return 0;
 		}
 		if (addr == NT_PRSTATUS && iov->iov_len >= sizeof(k->regs)) {
@@ -156,6 +160,9 @@ long ptrace(enum __ptrace_request req, ...)
 		}
 		break;
 	case PTRACE_SETREGSET:
+		iov = data;
+		if (addr == NT_PRSTATUS && iov->iov_len == sizeof(k->regs))
+			memcpy(&k->regs, iov->iov_base, sizeof(k->regs));
 		return 0;
 	case PTRACE_GETEVENTMSG:
 		*(unsigned long *)data = 0;
@@ -165,7 +172,7 @@ long ptrace(enum __ptrace_request req, ...)
 			return 0;
 		memset(data, 0, sizeof(siginfo_t));
 		((siginfo_t *)data)->si_signo = k->trap_pending ? SIGTRAP : k->queued;
-		((siginfo_t *)data)->si_code = k->trap_pending ? SI_KERNEL : SI_TKILL;
+		((siginfo_t *)data)->si_code = k->trap_pending ? ARCH_TRAP_SI_CODE : SI_TKILL;
 		return 1;
 	case PTRACE_GETSIGMASK:
 		if ((size_t)addr != sizeof(k->blocked))
@@ -286,6 +293,47 @@ int raw_byte(uint64_t addr)
 	return pread(memfd, &b, 1, (off_t)addr) == 1 ? b : -1;
 }
 
+bool raw_trap(uint64_t addr)
+{
+	const struct arch_desc *d = arch_native();
+	uint8_t b[16];
+
+	return pread(memfd, b, d->trap_len, (off_t)addr) == (ssize_t)d->trap_len &&
+	       !memcmp(b, d->trap_insn, d->trap_len);
+}
+
+bool have_debug_regs(void)
+{
+	struct arch_dregs dr = {0};
+
+	return arch_dr_insert(&dr, ARCH_DR_WRITE, DATA, 8) == 0;
+}
+
+uint64_t k_pc(int i)
+{
+	return arch_gp_pc(arch_native(), &kt[i].regs);
+}
+
+void k_set_pc(int i, uint64_t pc)
+{
+	static struct arch_regs r;
+
+	r.gp = kt[i].regs;
+	arch_set_pc(arch_native(), &r, pc);
+	kt[i].regs = r.gp;
+}
+
+uint64_t k_reg(int i, int regno)
+{
+	static struct arch_regs r;
+	uint64_t v = 0;
+
+	r.gp = kt[i].regs;
+	if (arch_native()->regs[regno].size <= sizeof(v))
+		arch_reg_read(arch_native(), &r, regno, (uint8_t *)&v);
+	return v;
+}
+
 int view_byte(struct engine *e, uint64_t addr)
 {
 	uint8_t b;
@@ -335,7 +383,7 @@ const char *setup(void)
 		abort();
 	for (int i = 1; i <= NTHREADS; i++) {
 		kt[i].alive = true;
-		kt[i].regs.rip = START_PC;
+		k_set_pc(i, START_PC);
 		uthread_add(p, TID(i))->stopped = true;
 	}
 	A = engine_make(&ra, "A");
@@ -406,15 +454,15 @@ void set_si(int i, int sig, int code)
 /* Thread i executes the int3 at addr. */
 void k_int3(int i, uint64_t addr)
 {
-	kt[i].regs.rip = addr + 1;
-	set_si(i, SIGTRAP, SI_KERNEL);
+	k_set_pc(i, addr + ARCH_TRAP_PC_ADV);
+	set_si(i, SIGTRAP, ARCH_TRAP_SI_CODE);
 	k_status(i, W_STOPCODE(SIGTRAP));
 }
 
 /* Thread i finishes a single-step over a one-byte instruction. */
 void k_step(int i)
 {
-	kt[i].regs.rip++;
+	k_set_pc(i, k_pc(i) + arch_native()->trap_len);
 	kt[i].dr[6] |= DR6_BS;
 	set_si(i, SIGTRAP, TRAP_TRACE);
 	k_status(i, W_STOPCODE(SIGTRAP));

@@ -40,7 +40,8 @@
 #define DATA	    0x601000ull
 #define DR6_BS	    0x4000ul
 #define EVENT_STOP  (W_STOPCODE(SIGTRAP) | (PTRACE_EVENT_STOP << 16))
-#define XSTATE_SIZE 1088
+/* The vector regset's size: x86's XSAVE with AVX, arm64's FPSIMD (all of it). */
+#define EXT_SIZE    (ARCH_EXT_MAX < 1088 ? ARCH_EXT_MAX : 1088)
 
 /* ---- the fake kernel ---- */
 
@@ -51,7 +52,7 @@ struct fthread {
 	bool trap_pending; /* an int3's SIGTRAP not yet delivered (PTRACE_PEEKSIGINFO) */
 	int queued;	   /* a signal on the thread's own queue (PTRACE_PEEKSIGINFO) ... */
 	uint64_t blocked;  /* ... and its blocked mask (PTRACE_GETSIGMASK) */
-	struct user_regs_struct regs;
+	arch_gp_t regs; /* k_pc(), k_set_pc(), k_reg() read and write it */
 	unsigned long dr[8];
 	siginfo_t si;
 };
@@ -93,6 +94,14 @@ struct uthread *th(int i);
 uint8_t text_byte(uint64_t addr);
 /* The byte in the tracee's memory, and as engine e sees it. */
 int raw_byte(uint64_t addr);
+/* Does the tracee's memory hold the CPU's breakpoint instruction at addr? */
+bool raw_trap(uint64_t addr);
+/* Has the CPU debug registers the engine can use (arm64: not yet)? */
+bool have_debug_regs(void);
+/* Thread i's pc, set; its register regno (gdb's number; up to 8 bytes). */
+uint64_t k_pc(int i);
+void k_set_pc(int i, uint64_t pc);
+uint64_t k_reg(int i, int regno);
 int view_byte(struct engine *e, uint64_t addr);
 /* Hand ready reports to the engines, as the daemon's event loop does. */
 void poll_reports(void);
@@ -105,9 +114,9 @@ bool is_stop(const struct rec *r, int n, enum engine_stop_kind kind, int i, int 
 
 void k_status(int i, int status);
 void set_si(int i, int sig, int code);
-/* Thread i executes the int3 at addr. */
+/* Thread i executes the breakpoint instruction at addr (x86: int3, the pc past it). */
 void k_int3(int i, uint64_t addr);
-/* Thread i finishes a single-step over a one-byte instruction. */
+/* Thread i finishes a single-step over an instruction as long as a breakpoint. */
 void k_step(int i);
 /* Signal-delivery-stop of thread i for sig, sent by kill(). */
 void k_signal(int i, int sig);

@@ -134,7 +134,7 @@ static void test_legacy(void)
 	ok(starts_with(gw_event(s, GW_STEP, 2, 0), "T05thread:4c4b41;"), "T2's step: T05");
 	trace();
 	is_str(gw_ask(s, "c401010"), "", "c401010: continue at an address");
-	is_int((long)kt[2].regs.rip, 0x401010, "  T2's pc was set first");
+	is_int((long)k_pc(2), 0x401010, "  T2's pc was set first");
 	is_str(trace(), "c1 c2 c3", "  every thread runs");
 	ok(gw_stop(s), "  (the fake kernel saw nothing wrong)");
 }
