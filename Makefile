@@ -11,9 +11,11 @@ B       := build
 HOST_ARCH := $(shell uname -m)
 ARCH      ?= $(HOST_ARCH)
 override ARCH := $(patsubst arm64,aarch64,$(patsubst amd64,x86_64,$(ARCH)))
+# Debian's gcc-aarch64-linux-gnu conflicts with gcc-multilib (the -m32
+# builds): without it, clang targets the CPU with the same cross libc.
 ifneq ($(ARCH),$(HOST_ARCH))
 CROSS     ?= $(ARCH)-linux-gnu-
-CC        := $(CROSS)gcc
+CC        := $(if $(shell command -v $(CROSS)gcc),$(CROSS)gcc,clang --target=$(ARCH)-linux-gnu)
 B         := build-$(ARCH)
 endif
 ARCH_DIR  := $(if $(filter aarch64,$(ARCH)),arm64,x86)
@@ -306,7 +308,8 @@ print-e2e32:
 # under qemu-aarch64 in user mode (which has no ptrace: nothing that
 # traces). Not in `check`: it installs a cross compiler and QEMU.
 CROSS_UNITS := arm64_regs_test arm64_tdesc_test rsp_codec_test rsp_client_test agent_expr_test \
-	       agent_parse_test agent_printf_test trc_stream_test gdb_signals_test \
+	       agent_parse_test agent_printf_test trc_stream_test trc_decode_test trc_wire_test \
+	       ustrace_opts_test gdb_signals_test \
 	       gdb_fileio_test engine_rules_test engine_steps_test gdb_procs_test gdb_session_test
 check-cross:
 	@tests/lib/deps.sh cross

@@ -5,12 +5,19 @@
 # (fusermount3) for `utraced --mount`, libzydis-dev to build at all (the
 # out-of-line step-over decodes instructions); man-db, mandoc and
 # bash-completion for the install test. Quiet when everything is there already.
-# `deps.sh cross` instead: what make check-cross needs (an aarch64 cross
-# compiler, qemu-aarch64 in user mode, gdb-multiarch for the arm64 tdesc).
+# `deps.sh cross` instead: what make check-cross needs: clang with the
+# arm64 cross libc and binutils (not gcc-aarch64-linux-gnu: on amd64 it
+# conflicts with gcc-multilib, which the -m32 tests need, and apt would
+# remove that), qemu-aarch64 in user mode, gdb-multiarch for the tdesc.
 set -u
 need=()
 if [[ ${1:-} == cross ]]; then
-	command -v aarch64-linux-gnu-gcc >/dev/null || need+=(gcc-aarch64-linux-gnu)
+	command -v clang >/dev/null || need+=(clang)
+	command -v aarch64-linux-gnu-ld >/dev/null || need+=(binutils-aarch64-linux-gnu)
+	[[ -e /usr/aarch64-linux-gnu/include/stdio.h ]] || need+=(libc6-dev-arm64-cross)
+	[[ -e /usr/aarch64-linux-gnu/include/asm/ptrace.h ]] || need+=(linux-libc-dev-arm64-cross)
+	compgen -G '/usr/lib/gcc-cross/aarch64-linux-gnu/*/libgcc.a' >/dev/null ||
+		need+=(libgcc-12-dev-arm64-cross)
 	command -v qemu-aarch64 >/dev/null || need+=(qemu-user)
 	command -v gdb-multiarch >/dev/null || need+=(gdb-multiarch)
 else

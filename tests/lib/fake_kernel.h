@@ -28,20 +28,20 @@
 #include "engine/engine_int.h"
 
 /* Above PID_MAX_LIMIT: uproc_new() can never open a real /proc/PID/mem. */
-#define PID	    5000000
-#define NTHREADS    3
-#define TID(i)	    (PID + (i)-1)
-#define TEXT	    0x401000ull
-#define TEXT_LEN    256
-#define BP_X	    (TEXT + 0x10)
-#define BP_Y	    (TEXT + 0x20)
-#define NOT_A_BP    (TEXT + 0x30)
-#define START_PC    (TEXT + 0x80)
-#define DATA	    0x601000ull
-#define DR6_BS	    0x4000ul
-#define EVENT_STOP  (W_STOPCODE(SIGTRAP) | (PTRACE_EVENT_STOP << 16))
+#define PID	   5000000
+#define NTHREADS   3
+#define TID(i)	   (PID + (i)-1)
+#define TEXT	   0x401000ull
+#define TEXT_LEN   256
+#define BP_X	   (TEXT + 0x10)
+#define BP_Y	   (TEXT + 0x20)
+#define NOT_A_BP   (TEXT + 0x30)
+#define START_PC   (TEXT + 0x80)
+#define DATA	   0x601000ull
+#define DR6_BS	   0x4000ul
+#define EVENT_STOP (W_STOPCODE(SIGTRAP) | (PTRACE_EVENT_STOP << 16))
 /* The vector regset's size: x86's XSAVE with AVX, arm64's FPSIMD (all of it). */
-#define EXT_SIZE    (ARCH_EXT_MAX < 1088 ? ARCH_EXT_MAX : 1088)
+#define EXT_SIZE (ARCH_EXT_MAX < 1088 ? ARCH_EXT_MAX : 1088)
 
 /* ---- the fake kernel ---- */
 
@@ -52,7 +52,7 @@ struct fthread {
 	bool trap_pending; /* an int3's SIGTRAP not yet delivered (PTRACE_PEEKSIGINFO) */
 	int queued;	   /* a signal on the thread's own queue (PTRACE_PEEKSIGINFO) ... */
 	uint64_t blocked;  /* ... and its blocked mask (PTRACE_GETSIGMASK) */
-	arch_gp_t regs; /* k_pc(), k_set_pc(), k_reg() read and write it */
+	arch_gp_t regs;	   /* k_pc(), k_set_pc(), k_reg() read and write it */
 	unsigned long dr[8];
 	siginfo_t si;
 };
