@@ -21,8 +21,8 @@
  * ARCH_TRAP_PC_ADV (how its breakpoint instruction's SIGTRAP comes: si_code,
  * bytes the pc has moved past it), arch_gp_t (the general
  * registers as the kernel's regset has them), struct arch_regs (gp, then
- * ext/ext_len: the vector/FP state, and sys: a syscall-number regset
- * where the CPU has one), ARCH_EXT_MAX.
+ * ext/ext_len: the vector/FP state, sys: a syscall-number regset and
+ * tls: a thread-pointer regset, where the CPU has them), ARCH_EXT_MAX.
  */
 #if defined(UTRACED_ARCH_ARM64) || defined(__aarch64__) /* (the former: host unit tests) */
 #include "arm64/arm64_arch.h"
@@ -36,6 +36,7 @@
 #define ARCH_RS_GP  1u
 #define ARCH_RS_EXT 2u /* the vector/FP state (ext) */
 #define ARCH_RS_SYS 4u /* the syscall-number regset (sys), where the CPU has one */
+#define ARCH_RS_TLS 8u /* the thread pointer's own regset (tls), where the CPU has one */
 
 struct arch_reg {
 	const char *name;
@@ -56,11 +57,11 @@ struct arch_desc {
 	 * How ptrace moves each regset of struct arch_regs: gp with the
 	 * requests gp_get/gp_set (PTRACE_GETREGSET/SETREGSET with note
 	 * gp_note, or a request of its own taking the buffer when gp_note is
-	 * 0); ext and sys with PTRACE_GETREGSET/SETREGSET and their notes
-	 * (sys_note 0: no such regset).
+	 * 0); ext, sys and tls with PTRACE_GETREGSET/SETREGSET and their
+	 * notes (sys_note, tls_note 0: no such regset). tls is fetched with ext.
 	 */
 	long gp_get, gp_set;
-	unsigned long gp_note, ext_note, sys_note;
+	unsigned long gp_note, ext_note, sys_note, tls_note;
 	uint8_t ptr_size; /* bytes of a pointer, a long, a syscall argument */
 	uint8_t pers;	  /* 0: the CPU's native syscall table; 1: its compat one (i386) */
 	bool xol;	  /* arch_xol_prepare can relocate: the out-of-line step-over */
@@ -91,7 +92,7 @@ int arch_thread_pointer(const struct arch_desc *d, const struct arch_regs *r, ui
  */
 const char *arch_tdesc_xml(const struct arch_desc *d, const char *annex);
 
-/* Where regno lives: ARCH_RS_GP or ARCH_RS_EXT (0 if regno is bad). */
+/* Where regno lives: ARCH_RS_GP, ARCH_RS_EXT or ARCH_RS_TLS (0 if regno is bad). */
 unsigned arch_reg_set(const struct arch_desc *d, int regno);
 /* Copy register regno into out (d->regs[regno].size bytes); -1 if regno is bad. */
 int arch_reg_read(const struct arch_desc *d, const struct arch_regs *r, int regno, uint8_t *out);

@@ -129,6 +129,10 @@ int regs_fetch(struct uthread *th, bool ext)
 		if (err)
 			return err;
 		th->regs.ext_len = len;
+		len = sizeof(th->regs.tls);
+		th->regs.tls = 0; /* a kernel without the regset: 0, as before libc sets it */
+		if (d->tls_note)
+			regset_io(th->tid, PTRACE_GETREGSET, d->tls_note, &th->regs.tls, &len);
 		th->ext_valid = true;
 	}
 	return 0;
@@ -145,6 +149,12 @@ int regs_store(struct uthread *th, unsigned which)
 	if (which & ARCH_RS_EXT) {
 		len = th->regs.ext_len;
 		err = regset_io(th->tid, PTRACE_SETREGSET, d->ext_note, th->regs.ext, &len);
+		if (err)
+			return err;
+	}
+	if ((which & ARCH_RS_TLS) && d->tls_note) {
+		len = sizeof(th->regs.tls);
+		err = regset_io(th->tid, PTRACE_SETREGSET, d->tls_note, &th->regs.tls, &len);
 		if (err)
 			return err;
 	}

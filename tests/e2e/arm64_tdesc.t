@@ -15,7 +15,7 @@ if [ ! -x "$B/tests/unit/arm64_tdesc_test" ]; then
 	echo "1..0 # SKIP no $B/tests/unit/arm64_tdesc_test (make unit builds it)"
 	exit 0
 fi
-echo "1..7"
+echo "1..8"
 ARM64_TDESC_OUT=$TMP/target.xml "$B/tests/unit/arm64_tdesc_test" >/dev/null
 [ -s "$TMP/target.xml" ] && echo "ok 1 - the description written" || echo "not ok 1 - the description written"
 gdb-multiarch -nx -batch -ex 'set architecture aarch64' -ex "set tdesc filename $TMP/target.xml" \
@@ -33,8 +33,10 @@ row() { awk -v r="$1" '$1 == r { print $2, $4, $5, $6 }' "$TMP/out"; }
 t "x0 is 0, at 0, 8 bytes" test "$(row x0)" = "0 0 8 long"
 t "sp 31, pc 32 at 256, cpsr 33 (4 bytes, its flags)" \
 	test "$(row sp | cut -d' ' -f1-3) $(row pc | cut -d' ' -f1-3) $(row cpsr)" = "31 248 8 32 256 8 33 264 4 cpsr_flags"
-t "v0 34 at 268, fpsr 66, fpcr 67 ending at 788 (the 'g' size)" \
+t "v0 34 at 268, fpsr 66, fpcr 67" \
 	test "$(row v0 | cut -d' ' -f1-3) $(row fpsr | cut -d' ' -f1-3) $(row fpcr | cut -d' ' -f1-3)" = "34 268 16 66 780 4 67 784 4"
+t "tpidr 68 (the tls feature) ending at 796 (the 'g' size)" \
+	test "$(row tpidr | cut -d' ' -f1-3)" = "68 788 8"
 t "gdb adds its aarch64 pseudo registers (q0, d0, s0)" \
 	grep -qE '^ (q0|d0|s0) ' "$TMP/out"
 t "v0 has the lane views (d, s, h, b, q)" \

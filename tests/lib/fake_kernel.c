@@ -148,6 +148,11 @@ long ptrace(enum __ptrace_request req, ...)
 		return 0;
 	case PTRACE_GETREGSET:
 		iov = data;
+		if (d->tls_note && addr == d->tls_note && iov->iov_len >= 8) {
+			memset(iov->iov_base, 0, 8); /* the thread pointer: not set up */
+			iov->iov_len = 8;
+			return 0;
+		}
 		if (addr == d->ext_note && iov->iov_len >= EXT_SIZE) {
 			memset(iov->iov_base, 0, EXT_SIZE);
 			iov->iov_len = EXT_SIZE;

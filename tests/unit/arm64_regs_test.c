@@ -34,7 +34,7 @@ static void test_numbering(const struct arch_desc *d)
 {
 	size_t g = 0;
 
-	is_int(d->nregs, 68, "68 registers: x0-x30 sp pc cpsr v0-v31 fpsr fpcr");
+	is_int(d->nregs, 69, "69 registers: x0-x30 sp pc cpsr v0-v31 fpsr fpcr tpidr");
 	is_int(regno_of(d, "x0"), 0, "x0 is 0");
 	is_int(regno_of(d, "x30"), 30, "x30 is 30");
 	is_int(regno_of(d, "sp"), 31, "sp is 31");
@@ -44,16 +44,18 @@ static void test_numbering(const struct arch_desc *d)
 	is_int(regno_of(d, "v31"), 65, "v31 is 65");
 	is_int(regno_of(d, "fpsr"), 66, "fpsr is 66");
 	is_int(regno_of(d, "fpcr"), 67, "fpcr is 67");
+	is_int(regno_of(d, "tpidr"), 68, "tpidr is 68");
 	for (int i = 0; i < d->nregs; i++)
 		g += d->regs[i].size;
 	is_int(d->g_size, g, "g_size is the sum of the sizes");
-	is_int(d->g_size, 788, "  788 bytes");
+	is_int(d->g_size, 796, "  796 bytes");
 	is_int(d->pc_regno, 32, "pc_regno");
 	is_int(d->sp_regno, 31, "sp_regno");
 	is_int(d->fp_regno, 29, "fp_regno (x29)");
 	is_int(arch_reg_set(d, 33), ARCH_RS_GP, "cpsr lives in NT_PRSTATUS");
 	is_int(arch_reg_set(d, 34), ARCH_RS_EXT, "v0 lives in NT_FPREGSET");
-	is_int(arch_reg_set(d, 68), 0, "68: no such register");
+	is_int(arch_reg_set(d, 68), ARCH_RS_TLS, "tpidr lives in NT_ARM_TLS");
+	is_int(arch_reg_set(d, 69), 0, "69: no such register");
 	is_int(arch_reg_set(d, -1), 0, "-1: no such register");
 }
 
@@ -90,7 +92,11 @@ static void test_gp(const struct arch_desc *d)
 	is_int(r.gp.regs[9], 0x1111111111111111ULL * 10 + 9, "  x9 untouched");
 	arch_set_pc(d, &r, 0x400100);
 	is_int(r.gp.pc, 0x400100, "arch_set_pc");
-	is_int(arch_reg_write(d, &r, 68, in), -1, "write 68: bad regno");
+	is_int(arch_reg_write(d, &r, 69, in), -1, "write 69: bad regno");
+	r.tls = 0x0000ffffb7ff0720ULL;
+	ok(arch_reg_read(d, &r, 68, v) == 0 && get64(v) == r.tls, "tpidr read from tls");
+	is_int(arch_reg_write(d, &r, 68, in), ARCH_RS_TLS, "tpidr written: NT_ARM_TLS");
+	is_int(r.tls, 0x0102030405060708ULL, "  into tls");
 	is_int(arch_reg_read(d, &r, -1, v), -1, "read -1: bad regno");
 }
 
@@ -168,6 +174,7 @@ static void test_personality(const struct arch_desc *d)
 	is_int(d->gp_note, NT_PRSTATUS, "gp through NT_PRSTATUS");
 	is_int(d->ext_note, NT_FPREGSET, "ext through NT_FPREGSET");
 	is_int(d->sys_note, NT_ARM_SYSTEM_CALL, "sys through NT_ARM_SYSTEM_CALL");
+	is_int(d->tls_note, NT_ARM_TLS, "tls through NT_ARM_TLS");
 	is_int(arch_nabis, 1, "one seccomp ABI");
 	is_int(arch_abis[0].audit_arch, 0xc00000b7u, "  AUDIT_ARCH_AARCH64");
 	is_int(arch_thread_pointer(d, &r, &tp), -EOPNOTSUPP,

@@ -71,7 +71,7 @@ static bool defined_before_use(const char *xml, const char *id)
 int main(void)
 {
 	const struct arch_desc *d = arch_get(ARCH_ARM64);
-	const char *xml = arch_tdesc_xml(d, "target.xml"), *prev = NULL, *core, *fpu;
+	const char *xml = arch_tdesc_xml(d, "target.xml"), *prev = NULL, *core, *fpu, *tls;
 	const char *out = getenv("ARM64_TDESC_OUT");
 	bool order = true, sizes = true;
 
@@ -83,14 +83,16 @@ int main(void)
 	ok(strstr(xml, "<osabi>GNU/Linux</osabi>") != NULL, "osabi GNU/Linux");
 	core = strstr(xml, "<feature name=\"org.gnu.gdb.aarch64.core\">");
 	fpu = strstr(xml, "<feature name=\"org.gnu.gdb.aarch64.fpu\">");
-	ok(core && fpu && core < fpu, "core feature, then fpu");
+	tls = strstr(xml, "<feature name=\"org.gnu.gdb.aarch64.tls\">");
+	ok(core && fpu && tls && core < fpu && fpu < tls, "core feature, then fpu, then tls");
 	ok(balanced(xml), "tags balanced");
 	for (int i = 0; i < d->nregs; i++) {
 		const char *at = reg_at(xml, d->regs[i].name);
 		char attrs[64];
 
 		snprintf(attrs, sizeof(attrs), "bitsize=\"%d\"", d->regs[i].size * 8);
-		if (!at || (prev && at < prev) || (i <= 33 && at > fpu) || (i > 33 && at < fpu))
+		if (!at || (prev && at < prev) || (i <= 33 && at > fpu) || (i > 33 && at < fpu) ||
+		    ((i == 68) != (at > tls)))
 			order = false;
 		if (!at || strncmp(strchr(at + 10, ' ') + 1, attrs, strlen(attrs)))
 			sizes = false;
@@ -105,6 +107,8 @@ int main(void)
 	   "sp is a data_ptr");
 	ok(strstr(reg_at(xml, "pc"), "type=\"code_ptr\"") < strchr(reg_at(xml, "pc"), '>'),
 	   "pc is a code_ptr");
+	ok(strstr(reg_at(xml, "tpidr"), "type=\"data_ptr\"") < strchr(reg_at(xml, "tpidr"), '>'),
+	   "tpidr is a data_ptr");
 	ok(defined_before_use(xml, "cpsr_flags"), "cpsr_flags defined before cpsr");
 	ok(defined_before_use(xml, "aarch64v"), "aarch64v defined before v0");
 	ok(defined_before_use(xml, "vnd") && defined_before_use(xml, "vnb") &&

@@ -16,7 +16,8 @@ enum {
 	ARM64_R_V0 = 34,
 	ARM64_R_FPSR = 66,
 	ARM64_R_FPCR = 67,
-	ARM64_NREGS = 68,
+	ARM64_R_TPIDR = 68, /* gdb's org.gnu.gdb.aarch64.tls */
+	ARM64_NREGS = 69,
 };
 
 #endif

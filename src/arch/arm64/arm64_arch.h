@@ -54,6 +54,7 @@ struct arch_regs {
 	uint8_t ext[ARCH_EXT_MAX]; /* NT_FPREGSET */
 	size_t ext_len;		   /* bytes valid in ext; 0 = not fetched */
 	int32_t sys;		   /* NT_ARM_SYSTEM_CALL: the syscall number, as written back */
+	uint64_t tls;		   /* NT_ARM_TLS: tpidr_el0 (fetched with ext) */
 };
 
 #endif

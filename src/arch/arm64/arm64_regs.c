@@ -3,9 +3,10 @@
  *
  * gdb numbers them as its aarch64-core and aarch64-fpu features list
  * them: x0-x30 (0-30), sp (31), pc (32), cpsr (33, the low half of
- * pstate), then v0-v31 (34-65, 128 bits), fpsr (66), fpcr (67). The core
- * ones live in NT_PRSTATUS (struct user_pt_regs), the others in
- * NT_FPREGSET (struct user_fpsimd_state). The syscall number is x8 at a
+ * pstate), then v0-v31 (34-65, 128 bits), fpsr (66), fpcr (67), then
+ * tpidr (68, its tls feature: tpidr_el0, the thread pointer). The core
+ * ones live in NT_PRSTATUS (struct user_pt_regs), the vector ones in
+ * NT_FPREGSET (struct user_fpsimd_state), tpidr in NT_ARM_TLS. The syscall number is x8 at a
  * syscall stop; the kernel keeps its own copy, which only
  * NT_ARM_SYSTEM_CALL changes (the sys field of struct arch_regs).
  */
@@ -36,6 +37,8 @@ unsigned arch_reg_set(const struct arch_desc *d, int regno)
 {
 	if (regno < 0 || regno >= d->nregs)
 		return 0;
+	if (regno == ARM64_R_TPIDR)
+		return ARCH_RS_TLS;
 	return regno <= ARM64_R_CPSR ? ARCH_RS_GP : ARCH_RS_EXT;
 }
 
@@ -46,6 +49,10 @@ int arch_reg_read(const struct arch_desc *d, const struct arch_regs *r, int regn
 
 	if (!set)
 		return -1;
+	if (set == ARCH_RS_TLS) {
+		memcpy(out, &r->tls, sizeof(r->tls));
+		return 0;
+	}
 	size = d->regs[regno].size;
 	off = (size_t)reg_off(regno);
 	if (set == ARCH_RS_GP) {
@@ -67,6 +74,10 @@ int arch_reg_write(const struct arch_desc *d, struct arch_regs *r, int regno, co
 
 	if (!set)
 		return -1;
+	if (set == ARCH_RS_TLS) {
+		memcpy(&r->tls, in, sizeof(r->tls));
+		return ARCH_RS_TLS;
+	}
 	size = d->regs[regno].size;
 	off = (size_t)reg_off(regno);
 	if (set == ARCH_RS_GP) {
@@ -151,7 +162,10 @@ bool arch_is_syscall_insn(const struct arch_desc *d, const uint8_t insn[ARCH_SYS
 	return !memcmp(insn, d->sys_insn, d->sys_insn_len);
 }
 
-/* tpidr_el0 is a regset of its own (NT_ARM_TLS), not fetched yet: docs/arm64.md. */
+/*
+ * tpidr (the thread pointer) is fetched, but qGetTLSAddr's arithmetic
+ * (gdb_tls.c) is x86-64's TLS layout; arm64's is another: docs/arm64.md.
+ */
 int arch_thread_pointer(const struct arch_desc *d, const struct arch_regs *r, uint64_t *tp)
 {
 	(void)d, (void)r, (void)tp;

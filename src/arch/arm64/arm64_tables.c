@@ -20,25 +20,22 @@ _Static_assert(sizeof(arch_gp_t) == 272, "NT_PRSTATUS of a 64-bit thread is 272 
 static const uint8_t arm64_brk[] = {0x00, 0x00, 0x20, 0xd4}; /* brk #0 */
 static const uint8_t arm64_svc[] = {0x01, 0x00, 0x00, 0xd4}; /* svc #0 */
 
-#define X(n)                                                                                       \
+#define R(name, size)                                                                              \
 	{                                                                                          \
-		"x" #n, 8                                                                          \
+		name, size                                                                         \
 	}
-#define V(n)                                                                                       \
-	{                                                                                          \
-		"v" #n, 16                                                                         \
-	}
-#define X8(n) X(n), X(n##1), X(n##2), X(n##3), X(n##4), X(n##5), X(n##6), X(n##7)
+#define X(n) R("x" #n, 8)
+#define V(n) R("v" #n, 16)
+/* ten of them: t0 ... t9 (t empty: 0 ... 9) */
+#define X10(t)                                                                                     \
+	X(t##0), X(t##1), X(t##2), X(t##3), X(t##4), X(t##5), X(t##6), X(t##7), X(t##8), X(t##9)
+#define V10(t)                                                                                     \
+	V(t##0), V(t##1), V(t##2), V(t##3), V(t##4), V(t##5), V(t##6), V(t##7), V(t##8), V(t##9)
 
+/* gdb's aarch64 numbering (arm64.h): the core, fpu and tls features in order */
 static const struct arch_reg arm64_regs[ARM64_NREGS] = {
-	X(0),  X(1),  X(2),  X(3),	  X(4),	       X(5),	  X(6),	       X(7),  X(8),
-	X(9),  X(10), X(11), X(12),	  X(13),       X(14),	  X(15),       X(16), X(17),
-	X(18), X(19), X(20), X(21),	  X(22),       X(23),	  X(24),       X(25), X(26),
-	X(27), X(28), X(29), X(30),	  {"sp", 8},   {"pc", 8}, {"cpsr", 4}, V(0),  V(1),
-	V(2),  V(3),  V(4),  V(5),	  V(6),	       V(7),	  V(8),	       V(9),  V(10),
-	V(11), V(12), V(13), V(14),	  V(15),       V(16),	  V(17),       V(18), V(19),
-	V(20), V(21), V(22), V(23),	  V(24),       V(25),	  V(26),       V(27), V(28),
-	V(29), V(30), V(31), {"fpsr", 4}, {"fpcr", 4},
+	X10(),	X10(1), X10(2), X(30), R("sp", 8),   R("pc", 8),   R("cpsr", 4),  V10(),
+	V10(1), V10(2), V(30),	V(31), R("fpsr", 4), R("fpcr", 4), R("tpidr", 8),
 };
 
 static const struct arch_desc arm64_desc = {
@@ -48,7 +45,7 @@ static const struct arch_desc arm64_desc = {
 	.pc_regno = ARM64_R_PC,
 	.sp_regno = ARM64_R_SP,
 	.fp_regno = ARM64_R_FP,
-	.g_size = 31 * 8 + 8 + 8 + 4 + 32 * 16 + 4 + 4,
+	.g_size = 31 * 8 + 8 + 8 + 4 + 32 * 16 + 4 + 4 + 8,
 	.trap_insn = arm64_brk,
 	.trap_len = sizeof(arm64_brk),
 	.gp_get = PTRACE_GETREGSET,
@@ -56,6 +53,7 @@ static const struct arch_desc arm64_desc = {
 	.gp_note = NT_PRSTATUS,
 	.ext_note = NT_FPREGSET,
 	.sys_note = NT_ARM_SYSTEM_CALL,
+	.tls_note = NT_ARM_TLS,
 	.ptr_size = 8,
 	.pers = 0,
 	.xol = false,	/* no relocation of arm64 instructions yet: steps in place */

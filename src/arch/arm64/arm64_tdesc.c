@@ -109,7 +109,7 @@ static void add_fpu(struct xml *x, const struct arch_desc *d)
 		xml_add(x, "    <field name=\"%s\" type=\"vn%s\"/>\n", lanes[i].view,
 			lanes[i].view);
 	xml_add(x, "  </union>\n");
-	for (int i = ARM64_R_V0; i < ARM64_NREGS; i++)
+	for (int i = ARM64_R_V0; i <= ARM64_R_FPCR; i++)
 		xml_add(x, "  <reg name=\"%s\" bitsize=\"%d\" type=\"%s\" regnum=\"%d\"/>\n",
 			d->regs[i].name, d->regs[i].size * 8, i < ARM64_R_FPSR ? "aarch64v" : "int",
 			i);
@@ -129,6 +129,10 @@ static void build(void)
 	xml_add(&x, "<architecture>aarch64</architecture>\n<osabi>GNU/Linux</osabi>\n");
 	add_core(&x, d);
 	add_fpu(&x, d);
+	xml_add(&x, "<feature name=\"org.gnu.gdb.aarch64.tls\">\n");
+	xml_add(&x, "  <reg name=\"%s\" bitsize=\"64\" type=\"data_ptr\" regnum=\"%d\"/>\n",
+		d->regs[ARM64_R_TPIDR].name, ARM64_R_TPIDR);
+	xml_add(&x, "</feature>\n");
 	xml_add(&x, "</target>\n");
 	if (x.overflow)
 		arm64_xml[0] = '\0';

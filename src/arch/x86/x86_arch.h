@@ -38,6 +38,7 @@ struct arch_regs {
 	uint8_t ext[ARCH_EXT_MAX]; /* NT_X86_XSTATE, standard (non-compacted) format */
 	size_t ext_len;		   /* bytes valid in ext; 0 = not fetched */
 	int32_t sys;		   /* unused: the syscall number is in gp (orig_rax) */
+	uint64_t tls;		   /* unused: the thread pointer is in gp (fs_base) */
 };
 
 #endif
