@@ -310,7 +310,8 @@ print-e2e32:
 CROSS_UNITS := arm64_regs_test arm64_tdesc_test rsp_codec_test rsp_client_test agent_expr_test \
 	       agent_parse_test agent_printf_test trc_stream_test trc_decode_test trc_wire_test \
 	       ustrace_opts_test gdb_signals_test \
-	       gdb_fileio_test engine_rules_test engine_steps_test gdb_procs_test gdb_session_test
+	       gdb_fileio_test engine_rules_test engine_steps_test gdb_procs_test gdb_session_test \
+	       gdb_stop_test gdb_resume_test
 check-cross:
 	@tests/lib/deps.sh cross
 	$(MAKE) --no-print-directory ARCH=aarch64 build-aarch64/utraced build-aarch64/ustrace \
