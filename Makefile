@@ -317,6 +317,7 @@ check-cross:
 	$(MAKE) --no-print-directory ARCH=aarch64 build-aarch64/utraced build-aarch64/ustrace \
 		$(CROSS_UNITS:%=build-aarch64/tests/unit/%)
 	QEMU_LD_PREFIX=/usr/aarch64-linux-gnu prove -f --exec qemu-aarch64 $(CROSS_UNITS:%=build-aarch64/tests/unit/%)
+	B=build-aarch64 prove -f tests/cross/smoke.t
 
 unit: $(UNITS)
 	prove -f $(UNITS)
