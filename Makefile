@@ -311,7 +311,7 @@ CROSS_UNITS := arm64_regs_test arm64_tdesc_test rsp_codec_test rsp_client_test a
 	       agent_parse_test agent_printf_test trc_stream_test trc_decode_test trc_wire_test \
 	       ustrace_opts_test gdb_signals_test \
 	       gdb_fileio_test engine_rules_test engine_steps_test gdb_procs_test gdb_session_test \
-	       gdb_stop_test gdb_resume_test
+	       gdb_stop_test gdb_resume_test arm64_dregs_test
 check-cross:
 	@tests/lib/deps.sh cross
 	$(MAKE) --no-print-directory ARCH=aarch64 build-aarch64/utraced build-aarch64/ustrace \
@@ -354,4 +354,4 @@ bench: all
 clean:
 	rm -rf $(B)
 
--include $(OBJS:.o=.d) $(UNITS:=.d) $(B)/tests/lib/fake_kernel.d $(TRC_OBJS:.o=.d) $(UST_OBJS:.o=.d) $(CRASH_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(UNITS:=.d) $(B)/tests/lib/fake_kernel.d $(B)/tests/lib/fuzz_world.d $(TRC_OBJS:.o=.d) $(UST_OBJS:.o=.d) $(CRASH_OBJS:.o=.d)

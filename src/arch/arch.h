@@ -149,23 +149,16 @@ unsigned arch_set_syscall_ret(const struct arch_desc *d, struct arch_regs *r, in
 bool arch_syscall_is_thread_exit(const struct arch_desc *d, long nr);
 
 /*
- * x86 debug registers as pure state: four address slots with reference
- * counts and DR7. The engine owns one per process and writes it to every
- * thread with ptrace when it changes.
+ * Debug registers (hardware breakpoints and watchpoints) as pure state:
+ * struct arch_dregs (the CPU's *_arch.h: slots with addr[], type[],
+ * refs[]). The engine owns one per process and writes it to every thread
+ * with ptrace when it changes (arch_dr_plan).
  */
 enum arch_dr_type {
 	ARCH_DR_EXEC,	/* hardware breakpoint */
 	ARCH_DR_WRITE,	/* write watchpoint */
 	ARCH_DR_READ,	/* read watchpoint: x86 has none, emulated as access */
 	ARCH_DR_ACCESS, /* read/write watchpoint */
-};
-
-struct arch_dregs {
-	uint64_t addr[4];
-	uint8_t type[4]; /* enum arch_dr_type */
-	uint8_t len[4];	 /* 1, 2, 4 or 8 */
-	int refs[4];
-	uint64_t dr7;
 };
 
 /*
@@ -178,19 +171,40 @@ struct arch_dregs {
 int arch_dr_insert(struct arch_dregs *dr, enum arch_dr_type type, uint64_t addr, int len);
 /* Undo one arch_dr_insert of the same region; returns 0, or -ENOENT. */
 int arch_dr_remove(struct arch_dregs *dr, enum arch_dr_type type, uint64_t addr, int len);
-/* The slot that DR6 says triggered (lowest one), or -1. */
-int arch_dr_hit_slot(const struct arch_dregs *dr, uint64_t dr6);
 /*
- * How the engine reaches them: debug register n (0-3 the slots, 6 the
- * status, 7 the control) is a word of the user area, at this offset for
- * PTRACE_PEEKUSER/POKEUSER.
+ * The ptrace writes that put dr into a thread (dr NULL: every slot off),
+ * in order: PTRACE_POKEUSER of val at the user-area offset off (note 0),
+ * or PTRACE_SETREGSET of len bytes at buf with note (buf points into the
+ * plan).
  */
-#define ARCH_DR_STATUS	6
-#define ARCH_DR_CONTROL 7
-unsigned long arch_dr_offset(int n);
-/* Does the status say some slot fired (to be cleared), a single-step finished? */
-bool arch_dr_fired(uint64_t dr6);
-bool arch_dr_stepped(uint64_t dr6);
+struct arch_dr_write {
+	unsigned long note, off;
+	uint64_t val;
+	const void *buf;
+	size_t len;
+};
+#define ARCH_DR_WRITES 8
+#define ARCH_DR_BUF    264
+struct arch_dr_plan {
+	unsigned n;
+	struct arch_dr_write w[ARCH_DR_WRITES];
+	uint8_t buf[2][ARCH_DR_BUF];
+};
+void arch_dr_plan(const struct arch_dregs *dr, struct arch_dr_plan *plan);
+/*
+ * A SIGTRAP (its si_code, si_addr: code, addr) of a thread whose debug registers are in
+ * use: the slot that fired, or -1; *stepped: a single-step finished with
+ * it too. status: the status register (read at arch_dr_status_off, 0
+ * where the CPU has none: arm64's siginfo says it all).
+ */
+int arch_dr_hit(const struct arch_dregs *dr, uint64_t status, int code, uint64_t addr,
+		bool *stepped);
+/* Where PTRACE_PEEKUSER reads the status register; -1: none. */
+long arch_dr_status_off(void);
+/* Does the status say a slot fired (then it is cleared)? */
+bool arch_dr_fired(uint64_t status);
+/* x86: the slot that DR6 says triggered (lowest one), or -1. */
+int arch_dr_hit_slot(const struct arch_dregs *dr, uint64_t dr6);
 
 /*
  * Out-of-line execution of one instruction (x86_xol.c), as the kernel's

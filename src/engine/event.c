@@ -15,17 +15,20 @@
 #include <string.h>
 #include <sys/ptrace.h>
 
-static uint64_t dr6_take(struct uthread *th)
+/* The debug status register (x86: DR6), its hit bits cleared; 0 where the CPU has none. */
+static uint64_t dr_status_take(struct uthread *th)
 {
-	long dr6;
+	long off = arch_dr_status_off(), st;
 
+	if (off < 0)
+		return 0;
 	errno = 0;
-	dr6 = ptrace(PTRACE_PEEKUSER, th->tid, (void *)arch_dr_offset(ARCH_DR_STATUS), 0L);
+	st = ptrace(PTRACE_PEEKUSER, th->tid, (void *)off, 0L);
 	if (errno)
 		return 0;
-	if (arch_dr_fired((uint64_t)dr6))
-		ptrace(PTRACE_POKEUSER, th->tid, (void *)arch_dr_offset(ARCH_DR_STATUS), 0L);
-	return (uint64_t)dr6;
+	if (arch_dr_fired((uint64_t)st))
+		ptrace(PTRACE_POKEUSER, th->tid, (void *)off, 0L);
+	return (uint64_t)st;
 }
 
 static bool program_trap_at(struct uproc *p, uint64_t addr)
@@ -63,18 +66,22 @@ static bool classify_int3(struct uthread *th, struct uevent *ev)
 	return true;
 }
 
-static bool classify_dr6(struct uthread *th, struct uevent *ev)
+static bool classify_dr(struct uthread *th, const siginfo_t *si, struct uevent *ev)
 {
 	struct uproc *p = th->p;
-	uint64_t dr6 = p->dregs_used ? dr6_take(th) : 0;
-	int slot = arch_dr_hit_slot(&p->dregs, dr6);
+	bool stepped = false;
+	int slot;
 
+	if (!p->dregs_used)
+		return false;
+	slot = arch_dr_hit(&p->dregs, dr_status_take(th), si->si_code,
+			   (uint64_t)(uintptr_t)si->si_addr, &stepped);
 	if (slot < 0)
 		return false;
 	ev->kind = UEV_HW;
 	ev->addr = p->dregs.addr[slot];
 	ev->dr_type = p->dregs.type[slot];
-	ev->also_step = th->stepping && arch_dr_stepped(dr6);
+	ev->also_step = th->stepping && stepped;
 	return true;
 }
 
@@ -91,7 +98,7 @@ void event_classify(struct uthread *th, int sig)
 		goto out;
 	if (si.si_code <= 0)
 		goto out; /* sent by a process: a real SIGTRAP */
-	if (classify_dr6(th, &ev))
+	if (classify_dr(th, &si, &ev))
 		goto out;
 	if (th->stepping) {
 		ev.kind = UEV_STEP;

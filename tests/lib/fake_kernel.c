@@ -66,12 +66,26 @@ const char *trace(void)
 	return out;
 }
 
+/* x86: DR0-DR7 are user-area words; DR6 (the status) is the seventh. */
 static int dr_index(unsigned long off)
 {
-	for (int n = 0; n < 8; n++)
-		if (arch_dr_offset(n) == off)
-			return n;
-	return -1;
+	long st = arch_dr_status_off();
+	unsigned long base = (unsigned long)st - 6 * sizeof(long);
+
+	if (st < 0 || off < base || off >= base + 8 * sizeof(long) || (off - base) % sizeof(long))
+		return -1;
+	return (int)((off - base) / sizeof(long));
+}
+
+/* arm64: NT_ARM_HW_BREAK (slots 0-3) and NT_ARM_HW_WATCH (4-7), struct user_hwdebug_state. */
+static void hw_regset(struct fthread *k, unsigned long note, const struct iovec *iov)
+{
+	int lo = note == NT_ARM_HW_BREAK ? 0 : 4;
+
+	for (size_t i = 0; i < 4 && 8 + (i + 1) * 16 <= iov->iov_len; i++) {
+		memcpy(&k->hwa[lo + i], (const uint8_t *)iov->iov_base + 8 + i * 16, 8);
+		memcpy(&k->hwc[lo + i], (const uint8_t *)iov->iov_base + 8 + i * 16 + 8, 4);
+	}
 }
 
 long ptrace(enum __ptrace_request req, ...)
@@ -168,6 +182,8 @@ long ptrace(enum __ptrace_request req, ...)
 		iov = data;
 		if (addr == NT_PRSTATUS && iov->iov_len == sizeof(k->regs))
 			memcpy(&k->regs, iov->iov_base, sizeof(k->regs));
+		if (addr == NT_ARM_HW_BREAK || addr == NT_ARM_HW_WATCH)
+			hw_regset(k, addr, iov);
 		return 0;
 	case PTRACE_GETEVENTMSG:
 		*(unsigned long *)data = 0;
@@ -501,9 +517,39 @@ void k_intr_all(void)
 /* Debug-register trap of thread i: dr6 bits B0..B3. */
 void k_watch(int i, unsigned long dr6)
 {
-	kt[i].dr[6] = dr6;
+	int slot = __builtin_ctzl(dr6 | 0x100) & 7;
+
 	set_si(i, SIGTRAP, TRAP_HWBKPT);
+	if (arch_dr_status_off() >= 0) {
+		kt[i].dr[6] = dr6;
+	} else if (slot < 4) { /* arm64: the first byte the watchpoint's slot watches */
+		uint32_t bas = (kt[i].hwc[4 + slot] >> 5) & 0xff;
+
+		kt[i].si.si_addr =
+			(void *)(uintptr_t)(kt[i].hwa[4 + slot] + __builtin_ctz(bas | 0x100));
+	}
 	k_status(i, W_STOPCODE(SIGTRAP));
+}
+
+bool k_dr_watching(int i, int slot, uint64_t addr)
+{
+	if (arch_dr_status_off() >= 0)
+		return kt[i].dr[slot] == addr && (kt[i].dr[7] & (1ul << (2 * slot)));
+	return (kt[i].hwc[4 + slot] & 1) && kt[i].hwa[4 + slot] == (addr & ~7ull);
+}
+
+bool k_dr_clear(int i)
+{
+	bool clear = !kt[i].dr[7] && !kt[i].dr[0] && !kt[i].dr[1];
+
+	for (int s = 0; s < 8; s++)
+		clear = clear && !(kt[i].hwc[s] & 1);
+	return clear;
+}
+
+bool k_dr_status_clear(int i)
+{
+	return !(kt[i].dr[6] & 0xf);
 }
 
 /* Thread i is gone with this wait status (W_EXITCODE, or a signal number). */

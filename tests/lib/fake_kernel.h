@@ -48,12 +48,14 @@
 struct fthread {
 	bool alive;
 	bool running;
-	bool intr;	   /* PTRACE_INTERRUPT pending */
-	bool trap_pending; /* an int3's SIGTRAP not yet delivered (PTRACE_PEEKSIGINFO) */
-	int queued;	   /* a signal on the thread's own queue (PTRACE_PEEKSIGINFO) ... */
-	uint64_t blocked;  /* ... and its blocked mask (PTRACE_GETSIGMASK) */
-	arch_gp_t regs;	   /* k_pc(), k_set_pc(), k_reg() read and write it */
-	unsigned long dr[8];
+	bool intr;	     /* PTRACE_INTERRUPT pending */
+	bool trap_pending;   /* an int3's SIGTRAP not yet delivered (PTRACE_PEEKSIGINFO) */
+	int queued;	     /* a signal on the thread's own queue (PTRACE_PEEKSIGINFO) ... */
+	uint64_t blocked;    /* ... and its blocked mask (PTRACE_GETSIGMASK) */
+	arch_gp_t regs;	     /* k_pc(), k_set_pc(), k_reg() read and write it */
+	unsigned long dr[8]; /* x86: DR0-DR7 (PTRACE_POKEUSER) */
+	uint64_t hwa[8];     /* arm64: NT_ARM_HW_BREAK slots 0-3, NT_ARM_HW_WATCH 4-7 */
+	uint32_t hwc[8];     /* ... their control words */
 	siginfo_t si;
 };
 
@@ -123,8 +125,12 @@ void k_signal(int i, int sig);
 /* Thread i stops for our PTRACE_INTERRUPT; k_intr_all(): every one. */
 void k_intr(int i);
 void k_intr_all(void);
-/* Debug-register trap of thread i: dr6 bits B0..B3. */
+/* Debug-register trap of thread i: dr6 bits B0..B3 (arm64: that watchpoint slot's address). */
 void k_watch(int i, unsigned long dr6);
+/* Does thread i watch addr in watchpoint slot slot; no slot at all; its status clear (x86 DR6)? */
+bool k_dr_watching(int i, int slot, uint64_t addr);
+bool k_dr_clear(int i);
+bool k_dr_status_clear(int i);
 /* Thread i is gone with this wait status (W_EXITCODE, or a signal number). */
 void k_die(int i, int status);
 

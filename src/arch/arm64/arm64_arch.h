@@ -45,6 +45,19 @@ typedef struct {
 #define ARM64_FP_SIZE 528
 #define ARCH_EXT_MAX  ARM64_FP_SIZE
 
+/*
+ * Debug registers (arm64_dregs.c): slots 0-3 hardware breakpoints, 4-7
+ * watchpoints, written through NT_ARM_HW_BREAK and NT_ARM_HW_WATCH.
+ */
+#define ARM64_DR_BRPS 4
+#define ARM64_DR_WRPS 4
+struct arch_dregs {
+	uint64_t addr[ARM64_DR_BRPS + ARM64_DR_WRPS]; /* the first byte watched (or the insn) */
+	uint8_t type[ARM64_DR_BRPS + ARM64_DR_WRPS];  /* enum arch_dr_type */
+	uint8_t bas[ARM64_DR_BRPS + ARM64_DR_WRPS];   /* watched bytes of its doubleword */
+	int refs[ARM64_DR_BRPS + ARM64_DR_WRPS];
+};
+
 /* No in-process agent on arm64 (docs/arm64.md); its register words would be x0-x30, sp, pc, pstate.
  */
 #define ARCH_AGENT_REGS 34

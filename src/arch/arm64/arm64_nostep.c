@@ -4,10 +4,8 @@
  * No relocation of arm64 instructions (the out-of-line step-over and the
  * patched jmp of the in-process agent): the descriptor says so (xol,
  * patch false), so the engine steps over a breakpoint in place (counted
- * as a fallback, "arch") and leaves conditions to gdb. No hardware
- * breakpoints or watchpoints yet (NT_ARM_HW_BREAK / NT_ARM_HW_WATCH):
- * every slot is taken, so a Z1-Z4 fails as on a CPU without them.
- * docs/arm64.md says what remains.
+ * as a fallback, "arch") and leaves conditions to gdb. docs/arm64.md says
+ * what remains.
  */
 #include <errno.h>
 #include <string.h>
@@ -93,41 +91,4 @@ uint64_t arch_patch_agent_ret_slot(const struct arch_desc *d, const struct arch_
 {
 	(void)d, (void)r;
 	return 0;
-}
-
-int arch_dr_insert(struct arch_dregs *dr, enum arch_dr_type type, uint64_t addr, int len)
-{
-	(void)dr, (void)type, (void)addr;
-	return len <= 0 ? -EINVAL : -ENOSPC;
-}
-
-int arch_dr_remove(struct arch_dregs *dr, enum arch_dr_type type, uint64_t addr, int len)
-{
-	(void)dr, (void)type, (void)addr, (void)len;
-	return -ENOENT;
-}
-
-int arch_dr_hit_slot(const struct arch_dregs *dr, uint64_t status)
-{
-	(void)dr, (void)status;
-	return -1;
-}
-
-/* Never reached: no slot is ever in use, so the engine writes no debug state. */
-unsigned long arch_dr_offset(int n)
-{
-	(void)n;
-	return 0;
-}
-
-bool arch_dr_fired(uint64_t status)
-{
-	(void)status;
-	return false;
-}
-
-bool arch_dr_stepped(uint64_t status)
-{
-	(void)status;
-	return false;
 }

@@ -23,6 +23,15 @@ enum arch_kind {
 #define ARCH_TRAP_SI_CODE SI_KERNEL
 #define ARCH_TRAP_PC_ADV  1
 
+/* DR0-DR3 with reference counts, and DR7 (x86_dregs.c). */
+struct arch_dregs {
+	uint64_t addr[4];
+	uint8_t type[4]; /* enum arch_dr_type */
+	uint8_t len[4];	 /* 1, 2, 4 or 8 */
+	int refs[4];
+	uint64_t dr7;
+};
+
 /* The in-process agent's register words: gdb's amd64 0..23, fs_base, gs_base. */
 #define ARCH_AGENT_REGS 26
 
