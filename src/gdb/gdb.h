@@ -83,6 +83,9 @@ struct gdb_session {
 	struct engine *attaching; /* an attach in flight, its stop not come (gdb_attach.c) */
 	bool attach_replies;	  /* ... a vAttach's: its reply is owed */
 	bool question_owed;	  /* ... a joiner's: '?' came before it */
+	bool held;		  /* ... a joiner's packet waits for it (gdb_session.c) */
+	struct buf held_pkt;	  /* ... that packet */
+	struct buf held_input;	  /* ... and the bytes that came after it */
 	pid_t attach_noregs; /* non-stop attach: its stops go without registers (gdb_attach.c) */
 	bool closing;	     /* the endpoint should close after flushing */
 	bool detached;	     /* 'D' succeeded */

@@ -101,6 +101,7 @@ const struct gdb_packet gdb_packets[] = {
 	{"QTDisconnected", GDB_PARAM, gdb_handle_tp, true, NULL, 0},
 	{"QTFrame", GDB_PARAM, gdb_handle_tp, true, NULL, 0},
 	{"QTBuffer", GDB_PARAM, gdb_handle_tp, true, NULL, 0},
+	{"QTSave", GDB_PARAM, gdb_handle_tp, true, NULL, 0},
 	{"QTNotes", GDB_PARAM, gdb_handle_tp, true, NULL, 0},
 	{"qTBuffer", GDB_PARAM, gdb_handle_tp, true, NULL, 0},
 	{"qTP", GDB_PARAM, gdb_handle_tp, true, NULL, 0},

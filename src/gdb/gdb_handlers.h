@@ -7,6 +7,8 @@
 
 #include "gdb.h"
 
+#include <sys/types.h>
+
 /*
  * Host I/O, "vFile:op:args" (gdb_vfile.c). Needs no process. Always
  * returns 0: "F..." in s->reply, or empty for an unknown operation.
@@ -14,6 +16,8 @@
 int gdb_handle_vfile(struct gdb_session *s, const char *payload, size_t len);
 /* Close every vFile handle and forget vFile:setfs (session teardown). */
 void gdb_vfile_close_all(struct gdb_session *s);
+/* open(2) checked as for the client; a regular file only. An fd or -errno. */
+int gdb_open_as_client(struct gdb_session *s, const char *path, int flags, mode_t mode);
 /*
  * Append the qXfer:libraries-svr4:read document for annex (may be NULL or
  * "start=..;prev=..;lmid=..") to out (gdb_libraries.c). Returns 0 (an

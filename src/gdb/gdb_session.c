@@ -70,6 +70,8 @@ void gdb_send_late_reply(struct gdb_session *s, const char *why)
 	rsp_send(&s->rsp, s->reply.data, s->reply.len);
 }
 
+static void release_held(struct gdb_session *s);
+
 static void session_on_stop(void *ctx, const struct engine_stop *st)
 {
 	struct gdb_session *s = ctx;
@@ -77,7 +79,11 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 
 	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
 
-	if (gdb_attach_stop(s, st) || range_goes_on(s, st) || cond_goes_on(s, st))
+	if (gdb_attach_stop(s, st)) {
+		release_held(s);
+		return;
+	}
+	if (range_goes_on(s, st) || cond_goes_on(s, st))
 		return;
 	s->range.on = false;
 	/* gdbserver says nothing of a fork child's exit */
@@ -108,6 +114,7 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 	 */
 	if (gone && pr && !gdb_procs_death_pending(s, st->pid))
 		gdb_proc_detach(s, pr->e);
+	release_held(s); /* a joiner's process that ended before its attach stop */
 }
 
 void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server *srv)
@@ -116,6 +123,8 @@ void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server
 	rsp_conn_init(&s->rsp);
 	buf_init(&s->reply);
 	buf_init(&s->xfer_cache);
+	buf_init(&s->held_pkt);
+	buf_init(&s->held_input);
 	s->tracer = t;
 	s->server = srv;
 	s->tframe = -1;
@@ -184,6 +193,8 @@ void gdb_session_free(struct gdb_session *s)
 	rsp_conn_free(&s->rsp);
 	buf_free(&s->reply);
 	buf_free(&s->xfer_cache);
+	buf_free(&s->held_pkt);
+	buf_free(&s->held_input);
 }
 
 static void handle_packet(struct gdb_session *s, const char *pkt, size_t len)
@@ -219,18 +230,68 @@ static void handle_packet(struct gdb_session *s, const char *pkt, size_t len)
 	}
 }
 
+/*
+ * A joiner's packets that act on the process wait for its attach stop, as
+ * gdbserver serves nothing before its attach is done: a 'c' sent at once
+ * resumes the stopped process then, instead of failing (EBUSY) on a
+ * process still running. A detach, an interrupt and ustrace's join do not
+ * wait ('?' has its own way: gdb_attach_owes_question).
+ */
+static bool held_for_attach(const struct gdb_session *s, const char *pkt, size_t len)
+{
+	const struct gdb_packet *gp;
+
+	if (!s->attaching || s->attach_replies)
+		return false;
+	gp = gdb_packet_find(pkt, len);
+	if (!gp || gdb_packet_disabled(s, gp))
+		return false;
+	if (gp->fn == gdb_handle_vcont)
+		return true;
+	return gp->needs_engine && gp->fn != gdb_handle_detach && gp->fn != gdb_handle_vctrlc &&
+	       gp->fn != gdb_handle_utraced_trace;
+}
+
 void gdb_session_input(struct gdb_session *s, const uint8_t *data, size_t len)
 {
 	struct rsp_event ev;
 
+	if (s->held) {
+		buf_append(&s->held_input, data, len);
+		return;
+	}
 	while (len && !s->closing) {
 		size_t n = rsp_feed(&s->rsp, data, len, &ev);
 
 		data += n;
 		len -= n;
+		if (ev.kind == RSP_EV_PACKET && held_for_attach(s, ev.data, ev.len)) {
+			s->held = true;
+			buf_append(&s->held_pkt, ev.data, ev.len);
+			buf_append(&s->held_input, data, len);
+			return;
+		}
 		if (ev.kind == RSP_EV_PACKET)
 			handle_packet(s, ev.data, ev.len);
 		else if (ev.kind == RSP_EV_INTERRUPT && s->engine)
 			engine_interrupt(s->engine); /* stopped: the next resume stops at once */
 	}
+}
+
+/* The attach stop came (or the end): what waited for it is served now. */
+static void release_held(struct gdb_session *s)
+{
+	struct buf pkt = s->held_pkt, rest = s->held_input;
+
+	if (!s->held || (s->attaching && !s->attach_replies))
+		return;
+	s->held = false;
+	buf_init(&s->held_pkt);
+	buf_init(&s->held_input);
+	if (!s->closing)
+		handle_packet(s, pkt.data ? pkt.data : "", pkt.len);
+	if (rest.len)
+		gdb_session_input(s, (const uint8_t *)rest.data, rest.len);
+	buf_free(&pkt);
+	buf_free(&rest);
 }

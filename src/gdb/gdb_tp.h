@@ -148,6 +148,15 @@ void tp_fast_drain(struct tp_exp *x);
 struct agent_trace_record;
 void tp_collected(void *ctx, struct engine *e, const struct agent_trace_record *r);
 
+/* gdb_tp_packets.c: the texts the upload packets and the trace file share */
+void tp_put_status(struct buf *b, struct tp_exp *x);
+void tp_put_point(struct buf *b, const struct tp_point *p);
+void tp_put_piece(struct buf *b, const struct tp_point *p, const struct tp_piece *pc);
+void tp_put_tsv(struct buf *b, const struct tp_tsv *v);
+
+/* gdb_tp_save.c: QTSave:hexpath, the experiment written as gdb's trace file */
+int gdb_tp_save(struct gdb_session *s, struct tp_exp *x, const char *q, const char *end);
+
 /* gdb_tp_frame.c: the selected frame (s->tframe >= 0) */
 const uint8_t *tp_frame_data(struct gdb_session *s, size_t *len, unsigned *tpnum);
 

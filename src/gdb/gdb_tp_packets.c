@@ -436,6 +436,27 @@ static void put_hex_str(struct buf *b, const char *hex)
 	buf_puts(b, hex ? hex : "");
 }
 
+/* qTStatus's reply after its 'T': also the trace file's status line (gdb_tp_save.c) */
+void tp_put_status(struct buf *b, struct tp_exp *x)
+{
+	buf_printf(b, "%d;", x->running ? 1 : 0);
+	if (!x->running && !strcmp(x->stop_reason, "tstop")) {
+		buf_puts(b, "tstop:");
+		put_hex_str(b, x->stop_note_hex);
+	} else {
+		buf_puts(b, x->stop_reason);
+	}
+	buf_printf(b, ":%x;tframes:%zx;tcreated:%lx;tfree:%zx;tsize:%zx;circular:%d;",
+		   x->stop_tpnum, x->store.count, x->store.created, x->store.size - x->store.used,
+		   x->store.size, x->store.circular ? 1 : 0);
+	buf_printf(b, "disconn:%d;starttime:%llx;stoptime:%llx;username:", x->disconn_ok,
+		   (unsigned long long)x->start_us, (unsigned long long)x->stop_us);
+	put_hex_str(b, x->user_hex);
+	buf_puts(b, ";notes:");
+	put_hex_str(b, x->notes_hex);
+	buf_puts(b, ":");
+}
+
 int gdb_handle_qtstatus(struct gdb_session *s, const char *p, size_t len)
 {
 	struct tp_exp *x = tp_of(s, false);
@@ -450,22 +471,8 @@ int gdb_handle_qtstatus(struct gdb_session *s, const char *p, size_t len)
 		return 0;
 	}
 	tp_fast_drain(x); /* the counts of the frames the agent has collected */
-	buf_printf(&s->reply, "T%d;", x->running ? 1 : 0);
-	if (!x->running && !strcmp(x->stop_reason, "tstop")) {
-		buf_puts(&s->reply, "tstop:");
-		put_hex_str(&s->reply, x->stop_note_hex);
-	} else {
-		buf_puts(&s->reply, x->stop_reason);
-	}
-	buf_printf(&s->reply, ":%x;tframes:%zx;tcreated:%lx;tfree:%zx;tsize:%zx;circular:%d;",
-		   x->stop_tpnum, x->store.count, x->store.created, x->store.size - x->store.used,
-		   x->store.size, x->store.circular ? 1 : 0);
-	buf_printf(&s->reply, "disconn:%d;starttime:%llx;stoptime:%llx;username:", x->disconn_ok,
-		   (unsigned long long)x->start_us, (unsigned long long)x->stop_us);
-	put_hex_str(&s->reply, x->user_hex);
-	buf_puts(&s->reply, ";notes:");
-	put_hex_str(&s->reply, x->notes_hex);
-	buf_puts(&s->reply, ":");
+	buf_putc(&s->reply, 'T');
+	tp_put_status(&s->reply, x);
 	return 0;
 }
 
@@ -602,17 +609,31 @@ static int handle_qtv(struct gdb_session *s, struct tp_exp *x, const char *q, co
 	return 0;
 }
 
-static void put_point(struct gdb_session *s, struct tp_point *p)
+/* A tracepoint as qTfP lists it, and as the trace file's "tp T" line has it */
+void tp_put_point(struct buf *b, const struct tp_point *p)
 {
-	buf_printf(&s->reply, "T%x:%llx:%c:%llx:%llx", p->num, (unsigned long long)p->addr,
+	buf_printf(b, "T%x:%llx:%c:%llx:%llx", p->num, (unsigned long long)p->addr,
 		   p->enabled ? 'E' : 'D', (unsigned long long)p->step,
 		   (unsigned long long)p->pass);
 	if (p->type == 'F')
-		buf_printf(&s->reply, ":F%x", p->flen);
+		buf_printf(b, ":F%x", p->flen);
 	else if (p->type == 'S')
-		buf_puts(&s->reply, ":S");
+		buf_puts(b, ":S");
 	if (p->cond_hex)
-		buf_printf(&s->reply, ":X%s", p->cond_hex);
+		buf_printf(b, ":X%s", p->cond_hex);
+}
+
+/* One of its actions or source strings (qTsP; "tp A", "tp S", "tp Z") */
+void tp_put_piece(struct buf *b, const struct tp_point *p, const struct tp_piece *pc)
+{
+	buf_printf(b, "%c%x:%llx:%s", pc->kind, p->num, (unsigned long long)p->addr, pc->text);
+}
+
+/* A trace state variable as qTfV lists it ("tsv" in the trace file) */
+void tp_put_tsv(struct buf *b, const struct tp_tsv *v)
+{
+	buf_printf(b, "%x:%llx:%x:%s", v->num, (unsigned long long)v->init, v->builtin ? 1 : 0,
+		   v->name_hex ? v->name_hex : "");
 }
 
 /* qTfP/qTsP: each tracepoint, then its pieces, one per reply; "l" at the end. */
@@ -634,7 +655,7 @@ static int handle_qtp_list(struct gdb_session *s, struct tp_exp *x, bool first)
 		p = &x->pts[x->it_point];
 		if (!x->it_head_sent) {
 			x->it_head_sent = true;
-			put_point(s, p);
+			tp_put_point(&s->reply, p);
 			return 0;
 		}
 		if (x->it_piece < p->npieces)
@@ -644,8 +665,7 @@ static int handle_qtp_list(struct gdb_session *s, struct tp_exp *x, bool first)
 		x->it_head_sent = false;
 	}
 	pc = &p->pieces[x->it_piece++];
-	buf_printf(&s->reply, "%c%x:%llx:%s", pc->kind, p->num, (unsigned long long)p->addr,
-		   pc->text);
+	tp_put_piece(&s->reply, p, pc);
 	return 0;
 }
 
@@ -661,8 +681,7 @@ static int handle_qtv_list(struct gdb_session *s, struct tp_exp *x, bool first)
 	}
 	/* newest first, as gdbserver lists them: gdb creates them in the reverse order */
 	v = &x->tsvs[x->ntsvs - 1 - x->it_tsv++];
-	buf_printf(&s->reply, "%x:%llx:%x:%s", v->num, (unsigned long long)v->init,
-		   v->builtin ? 1 : 0, v->name_hex ? v->name_hex : "");
+	tp_put_tsv(&s->reply, v);
 	return 0;
 }
 
@@ -741,6 +760,8 @@ int gdb_handle_tp(struct gdb_session *s, const char *p, size_t len)
 		return handle_qtnotes(s, x, q, end);
 	if (lit(&q, end, "qTBuffer:"))
 		return handle_qtbuffer_read(s, x, q, end);
+	if (lit(&q, end, "QTSave:"))
+		return gdb_tp_save(s, x, q, end);
 	if (lit(&q, end, "qTP:"))
 		return handle_qtp(s, x, q, end);
 	if (lit(&q, end, "qTV:"))

@@ -374,33 +374,79 @@ static const struct {
 };
 
 /*
- * Run a file operation with the client's file-system credentials when it
- * is a foreign user (utraced may run as root for everybody): the kernel
- * then checks every open, unlink and readlink as it would for the client.
- * setfsuid/setfsgid are per thread and utraced's loop is one thread.
+ * The client's file-system credentials when it is a foreign user (utraced
+ * may run as root for everybody): the kernel then checks every open,
+ * unlink and readlink as it would for the client. setfsuid/setfsgid are
+ * per thread and utraced's loop is one thread.
  */
+struct client_fs {
+	gid_t groups[64];
+	int ngroups;
+	bool switched;
+};
+
+static int client_fs_enter(struct gdb_session *s, struct client_fs *c)
+{
+	c->switched = false;
+	if (!gdb_session_foreign(s))
+		return 0;
+	c->ngroups = getgroups(64, c->groups);
+	if (c->ngroups < 0 || setgroups(0, NULL) < 0)
+		return -EPERM;
+	c->switched = true;
+	setfsgid(s->peer.gid);
+	setfsuid(s->client.peer_uid);
+	if ((uid_t)setfsuid((uid_t)-1) != s->client.peer_uid)
+		return -EPERM; /* could not become the client: do nothing */
+	return 0;
+}
+
+static void client_fs_leave(struct client_fs *c)
+{
+	if (!c->switched)
+		return;
+	setfsuid(geteuid());
+	setfsgid(getegid());
+	setgroups((size_t)c->ngroups, c->groups);
+}
+
 static int as_client(struct gdb_session *s, int (*fn)(struct gdb_session *, struct vargs *),
 		     struct vargs *a)
 {
-	gid_t groups[64];
-	int ngroups, ret;
+	struct client_fs c;
+	int ret = client_fs_enter(s, &c);
 
-	if (!gdb_session_foreign(s))
-		return fn(s, a);
-	ngroups = getgroups(64, groups);
-	if (ngroups < 0 || setgroups(0, NULL) < 0)
-		return reply_error(s, -EPERM);
-	setfsgid(s->peer.gid);
-	setfsuid(s->client.peer_uid);
-	if ((uid_t)setfsuid((uid_t)-1) != s->client.peer_uid) {
-		ret = reply_error(s, -EPERM); /* could not become the client: do nothing */
-	} else {
-		ret = fn(s, a);
-	}
-	setfsuid(geteuid());
-	setfsgid(getegid());
-	setgroups((size_t)ngroups, groups);
+	ret = ret < 0 ? reply_error(s, ret) : fn(s, a);
+	client_fs_leave(&c);
 	return ret;
+}
+
+/*
+ * open(2) of a path in utraced's own view, checked as for the client (a
+ * file the target writes for gdb: QTSave). Only a regular file: a FIFO
+ * would block the daemon. An fd or -errno.
+ */
+int gdb_open_as_client(struct gdb_session *s, const char *path, int flags, mode_t mode)
+{
+	struct client_fs c;
+	struct stat st;
+	int fd = client_fs_enter(s, &c);
+
+	if (fd == 0) {
+		do
+			fd = open(path, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, mode);
+		while (fd < 0 && errno == EINTR);
+		fd = fd < 0 ? -errno : fd;
+	}
+	client_fs_leave(&c);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
 }
 
 int gdb_handle_vfile(struct gdb_session *s, const char *payload, size_t len)

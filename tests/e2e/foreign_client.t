@@ -4,7 +4,8 @@
 #
 # A program (sleep) of the user nobody is held by utraced (root); nobody joins it
 # through the rendezvous socket: its vFile reads are checked as nobody's
-# (/etc/shadow is refused, /etc/passwd is not), it may not start programs
+# (/etc/shadow is refused, /etc/passwd is not), and so are the files its
+# tsave -r (QTSave) writes; it may not start programs
 # (vRun) nor attach to root's processes (vAttach 1), and root, through the
 # same socket, still may read /etc/shadow.
 . "$(dirname "$0")/../lib/e2e.sh"
@@ -39,6 +40,19 @@ like "${R[0]}" '^F-1,d$' 'nobody: vFile:open of /etc/shadow is refused (EACCES)'
 like "${R[1]}" '^F[0-9a-f]+$' 'nobody: vFile:open of /etc/passwd works'
 like "${R[2]}" '^E' 'nobody: vRun is refused'
 like "${R[3]}" '^E' "nobody: vAttach to root's pid 1 is refused"
+
+# tsave -r (QTSave) writes as nobody too: not in root's directory, and a
+# file it may write is nobody's
+mkdir -m 700 "$WORK/rootonly"
+mkdir -m 777 "$WORK/open"
+OUT=$(as_nobody timeout -k 2 20 "$RSPCLIENT" "unix:$SOCK" QTinit \
+	"QTSave:$(hex "$WORK/rootonly/t.tf")" "QTSave:$(hex "$WORK/open/t.tf")" 2>&1)
+mapfile -t R <<<"$OUT"
+is "${R[1]}" E0d "nobody: QTSave in root's directory is refused (EACCES)"
+ok "nobody: ... and wrote nothing there" test ! -e "$WORK/rootonly/t.tf"
+is "${R[2]}" OK 'nobody: QTSave where nobody may write works'
+is "$(stat -c %u "$WORK/open/t.tf" 2>&1)" 65534 "nobody: ... and the file is nobody's"
+like "$(head -c 7 "$WORK/open/t.tf" | tail -c 6)" '^TRACE0' '... a trace file'
 
 OUT=$(timeout -k 2 20 "$RSPCLIENT" "unix:$SOCK" "vFile:open:$(hex /etc/shadow),0,0" 2>&1)
 like "$OUT" '^F[0-9a-f]+$' 'root: vFile:open of /etc/shadow works'

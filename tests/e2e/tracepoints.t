@@ -68,14 +68,46 @@ skip_if_gdbserver "$GS_CIRC" ||
 FIRST=$(sed -n 's/^first //p' <<<"$GDB_OUT")
 skip_if_gdbserver "$GS_CIRC" || ok 'the oldest frames were dropped' test "${FIRST:-0}" -gt 0
 
+# tsave -r: utraced writes the file (QTSave; gdbserver 13 has none)
+TSAVE_R=()
+server_is_gdbserver || TSAVE_R=("tsave -r $WORK/tp_r.tf")
 start_server :0 "$PROG" 1 3 || bail 'the server did not start'
 tp_gdb 'break main' continue 'trace hit' actions 'collect i' 'while-stepping 3' \
 	'collect $rip' end end 'break done' tstart continue tstop tstatus 'tfind start' \
 	'while $trace_frame != -1' 'printf "frame %d pc %#lx\n", $trace_frame, $pc' 'tfind' end \
-	"tsave $WORK/tp.tf" 'tfind none' "target tfile $WORK/tp.tf" 'tfind start' 'p i'
+	"tsave $WORK/tp.tf" "${TSAVE_R[@]}" 'tfind none' "target tfile $WORK/tp.tf" 'tfind start' 'p i'
 like "$GDB_OUT" '^Collected 12 trace frames\.' 'while-stepping: 3 hits, 3 steps each'
 is "$(grep -c '^frame ' <<<"$GDB_OUT")" 12 'tfind walks them'
 is "$(sed -n 's/^frame [0-9]* pc //p' <<<"$GDB_OUT" | sort -u | wc -l)" 4 'four distinct pcs'
 ok 'tsave wrote the file' test -s "$WORK/tp.tf"
 like "$GDB_OUT" '^\$[0-9]+ = 0$' 'the saved file reads back (tfile)'
+
+# The file utraced wrote (tsave -r) is gdb's own (tsave) but for its
+# status line (fields in another order) and the target description's
+# first line (gdb drops the XML declaration): definitions and frames
+# byte for byte; and gdb reads it back.
+defs_and_frames() { grep -av '^tdesc \|^status ' "$1"; }
+if skip_if_gdbserver 'has no QTSave (tsave -r)'; then :; else
+	ok 'tsave -r wrote the file' test -s "$WORK/tp_r.tf"
+	ok 'tsave -r: the definitions and frames gdb writes, byte for byte' \
+		cmp <(defs_and_frames "$WORK/tp.tf") <(defs_and_frames "$WORK/tp_r.tf")
+	# gdb reads both the same way (a fresh gdb: the PIE's addresses as in the file)
+	read_back() {
+		run_gdb "$PROG" -ex "target tfile $1" -ex tstatus -ex 'tfind start' -ex 'p $pc' \
+			-ex 'tfind 11' -ex 'p $pc' -ex 'tdump' -ex 'info tracepoints'
+		grep -v 'tp_r\?\.tf' <<<"$GDB_OUT"
+	}
+	R=$(read_back "$WORK/tp_r.tf")
+	like "$R" '^Collected 12 trace frames\.' 'tsave -r: gdb reads its status'
+	like "$R" '^Found trace frame 11, tracepoint 1' 'tsave -r: the last frame'
+	like "$R" 'collect i' 'tsave -r: the tracepoint and its actions'
+	is "$R" "$(read_back "$WORK/tp.tf")" "tsave -r: gdb reads it as its own tsave's file"
+	# hostile names: not hex, a FIFO (would block the daemon), no such directory
+	mkfifo "$WORK/fifo"
+	start_server :0 "$PROG" 1 3 || bail 'the server did not start'
+	rsp 'QTSave:7' 'QTSave:' "QTSave:$(printf '%s' "$WORK/fifo" | xxd -p | tr -d '\n')" \
+		"QTSave:$(printf '%s' "$WORK/none/x.tf" | xxd -p | tr -d '\n')" 'QTSave:2f00' k
+	is "$(head -5 "$RSP_FILE" | xargs)" 'E16 E16 E06 E02 E16' \
+		'QTSave refuses odd hex, an empty name, a FIFO (no reader: ENXIO), a missing directory, a NUL'
+fi
 done_testing

@@ -1,10 +1,10 @@
 #!/bin/bash
 # Installs what the tests need when it is missing (Debian, as root): gdb to
-# drive sessions, gdbserver for side-by-side checks, gcc-multilib for the
-# 32-bit inferiors, libfuse3-dev (with pkg-config, to find it) and fuse3
-# (fusermount3) for `utraced --mount`, libzydis-dev to build at all (the
-# out-of-line step-over decodes instructions); man-db, mandoc and
-# bash-completion for the install test. Quiet when everything is there already.
+# drive sessions, lldb-14 as a second client, gdbserver for side-by-side
+# checks, gcc-multilib for the 32-bit inferiors, libfuse3-dev (with
+# pkg-config, to find it) and fuse3 (fusermount3) for `utraced --mount`,
+# libzydis-dev to build at all (the out-of-line step-over decodes
+# instructions); man-db, mandoc and bash-completion for the install test. Quiet when everything is there already.
 # `deps.sh cross` instead: what make check-cross needs: clang with the
 # arm64 cross libc and binutils (not gcc-aarch64-linux-gnu: on amd64 it
 # conflicts with gcc-multilib, which the -m32 tests need, and apt would
@@ -25,6 +25,8 @@ else
 	command -v gdbserver >/dev/null || need+=(gdbserver)
 	command -v prove >/dev/null || need+=(perl)
 	command -v strace >/dev/null || need+=(strace)
+	# tests/e2e/lldb.t: LLDB as a second client
+	command -v lldb-14 >/dev/null || command -v lldb >/dev/null || need+=(lldb-14)
 	[[ -e /usr/lib/gcc/x86_64-linux-gnu/12/32/libgcc.a ]] || need+=(gcc-multilib)
 	command -v pkg-config >/dev/null || need+=(pkg-config)
 	[[ -e /usr/include/fuse3/fuse_lowlevel.h ]] || need+=(libfuse3-dev)
