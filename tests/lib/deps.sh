@@ -27,11 +27,14 @@ else
 	command -v strace >/dev/null || need+=(strace)
 	# tests/e2e/lldb.t: LLDB as a second client
 	command -v lldb-14 >/dev/null || command -v lldb >/dev/null || need+=(lldb-14)
-	[[ -e /usr/lib/gcc/x86_64-linux-gnu/12/32/libgcc.a ]] || need+=(gcc-multilib)
+	# x86 only: the -m32 programs, and the decoder of the out-of-line step-over
+	if [[ $(uname -m) == x86_64 ]]; then
+		[[ -e /usr/lib/gcc/x86_64-linux-gnu/12/32/libgcc.a ]] || need+=(gcc-multilib)
+		[[ -e /usr/include/Zydis/Zydis.h ]] || need+=(libzydis-dev)
+	fi
 	command -v pkg-config >/dev/null || need+=(pkg-config)
 	[[ -e /usr/include/fuse3/fuse_lowlevel.h ]] || need+=(libfuse3-dev)
 	command -v fusermount3 >/dev/null || need+=(fuse3)
-	[[ -e /usr/include/Zydis/Zydis.h ]] || need+=(libzydis-dev)
 	# tests/e2e/install.t: man pages rendered and linted, bash completion loaded
 	command -v man >/dev/null || need+=(man-db)
 	command -v mandoc >/dev/null || need+=(mandoc)
