@@ -4,6 +4,21 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP
 LDFLAGS ?=
 B       := build
+
+# The CPU: this machine's, or another with Debian's cross compiler
+# (`make ARCH=aarch64`: CROSS=aarch64-linux-gnu-, into build-aarch64/).
+# src/arch/ has x86 (x86-64 with i386 programs) and arm64 (docs/arm64.md).
+HOST_ARCH := $(shell uname -m)
+ARCH      ?= $(HOST_ARCH)
+override ARCH := $(patsubst arm64,aarch64,$(patsubst amd64,x86_64,$(ARCH)))
+# Debian's gcc-aarch64-linux-gnu conflicts with gcc-multilib (the -m32
+# builds): without it, clang targets the CPU with the same cross libc.
+ifneq ($(ARCH),$(HOST_ARCH))
+CROSS     ?= $(ARCH)-linux-gnu-
+CC        := $(if $(shell command -v $(CROSS)gcc),$(CROSS)gcc,clang --target=$(ARCH)-linux-gnu)
+B         := build-$(ARCH)
+endif
+ARCH_DIR  := $(if $(filter aarch64,$(ARCH)),arm64,x86)
 # One version for the binaries, the man pages and the package (debian/changelog is checked
 # against it by tests/e2e/install.t).
 VERSION := $(shell cat VERSION)
@@ -14,13 +29,13 @@ ifneq ($(filter check demo,$(MAKECMDGOALS)),)
 $(shell tests/lib/deps.sh >&2)
 endif
 # --mount needs libfuse3 (pkg-config fuse3); without it utraced builds without --mount.
-FUSE_LIBS   := $(shell pkg-config --libs fuse3 2>/dev/null)
+FUSE_LIBS   := $(if $(CROSS),,$(shell pkg-config --libs fuse3 2>/dev/null))
 FUSE_CFLAGS := $(if $(FUSE_LIBS),$(shell pkg-config --cflags fuse3),-DUTRACED_NO_FUSE)
 # Zydis decodes x86 instructions for the out-of-line step-over (src/arch/x86/x86_xol.c).
-ZYDIS_LIBS  := -lZydis
+ZYDIS_LIBS  := $(if $(filter x86,$(ARCH_DIR)),-lZydis)
 
 # Pure code: no ptrace, no sockets. Unit tests link only this.
-PURE_SRCS := $(wildcard src/util/*.c src/rsp/*.c src/arch/x86/*.c src/agent/*.c) src/gdb/gdb_signals.c src/gdb/gdb_fileio.c src/gdb/gdb_launch.c \
+PURE_SRCS := $(wildcard src/util/*.c src/rsp/*.c src/arch/$(ARCH_DIR)/*.c src/agent/*.c) src/gdb/gdb_signals.c src/gdb/gdb_fileio.c src/gdb/gdb_launch.c \
 	     src/gdb/gdb_tp_store.c
 SRCS      := $(PURE_SRCS) $(filter-out $(PURE_SRCS),$(wildcard src/gdb/*.c)) \
 	     $(wildcard src/engine/*.c src/endpoint/*.c) src/main.c
@@ -34,15 +49,28 @@ TRC_OBJS  := $(patsubst %.c,$(B)/%.o,$(wildcard src/strace/*.c))
 UST_OBJS  := $(patsubst %.c,$(B)/%.o,$(wildcard src/ustrace/*.c))
 TRC_GEN   := $(addprefix $(B)/gen/,trc_names_64.h trc_names_32.h trc_errnames.h trc_specs.h trc_decoders.h)
 ASM_DIR   ?= $(firstword $(wildcard /usr/include/x86_64-linux-gnu/asm /usr/include/asm))
+# arm64 has one syscall table, asm-generic's (through asm/unistd.h, whose
+# numbers are partly macros of macros: the compiler resolves them).
+ifeq ($(ARCH_DIR),arm64)
+TRC_UNISTD_64 := $(B)/gen/unistd_64.dump
+TRC_UNISTD_32 := /dev/null
+else
+TRC_UNISTD_64 := $(ASM_DIR)/unistd_64.h
+TRC_UNISTD_32 := $(ASM_DIR)/unistd_32.h
+endif
 
-UNIT_SRCS := $(wildcard tests/unit/*_test.c)
+# Each CPU's own unit tests are built where it is the target; the arm64
+# ones also here on x86-64 (its pure code, built for the host).
+OTHER_CPU := $(if $(filter x86,$(ARCH_DIR)),,tests/unit/x86_%)
+UNIT_SRCS := $(filter-out $(OTHER_CPU),$(wildcard tests/unit/*_test.c))
 UNITS     := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
 INFERIORS := $(patsubst tests/inferiors/%.c,$(B)/inferiors/%,$(wildcard tests/inferiors/*.c)) \
 	     $(B)/inferiors/tls_vars_static
-INFERIORS32 := $(patsubst tests/inferiors/%.c,$(B)/inferiors32/%,$(wildcard tests/inferiors/*.c))
+# 32-bit programs (-m32): x86 only (arm64 builds no AArch32 programs).
+INFERIORS32 := $(if $(filter x86,$(ARCH_DIR)),$(patsubst tests/inferiors/%.c,$(B)/inferiors32/%,$(wildcard tests/inferiors/*.c)))
 TOOLS     := $(B)/tests/rspclient $(B)/tests/hw_watch_probe $(B)/utraced-crashtest
 
-.PHONY: all man install uninstall check-deb check check-load check-strace unit e2e demo clean format format-check check-layers inferiors32 bench check-vm vm-build print-e2e32
+.PHONY: all man install uninstall check-deb check check-load check-strace unit e2e demo clean format format-check check-layers inferiors32 bench check-vm vm-build print-e2e32 check-cross
 
 all: $(B)/utraced $(B)/ustrace $(MANS)
 
@@ -74,9 +102,19 @@ $(B)/agent/agent_inproc.%.elf: $(AGENT_BLOB_SRCS) src/agent/inproc/agent_inproc.
 	$(CC) $(AGENT_BLOB_CFLAGS) -Wl,--defsym=AGENT_BASE=$* -o $@ $(AGENT_BLOB_SRCS)
 $(B)/agent/agent_inproc.%.bin: $(B)/agent/agent_inproc.%.elf
 	objcopy -O binary -j .text -j .rodata $< $@
+ifeq ($(ARCH_DIR),x86)
 $(B)/gen/agent_inproc_blob.c: $(B)/agent/agent_inproc.0.bin $(B)/agent/agent_inproc.0x10000.bin src/agent/inproc/blob_gen.sh
 	@mkdir -p $(dir $@)
 	src/agent/inproc/blob_gen.sh $(B)/agent/agent_inproc.0.elf $(B)/agent/agent_inproc.0.bin $(B)/agent/agent_inproc.0x10000.bin >$@
+else
+# The agent is x86-64 code: another CPU has none (its arch_desc.patch is
+# false, so nothing maps it), and an empty blob says so.
+$(B)/gen/agent_inproc_blob.c:
+	@mkdir -p $(dir $@)
+	printf '%s\n' '/* No in-process agent for this CPU (docs/arm64.md): arch_desc.patch is false. */' \
+		'#include "agent/agent_inproc.h"' 'const unsigned char agent_inproc_blob[1];' \
+		'const unsigned long agent_inproc_blob_len = 0;' >$@
+endif
 $(B)/gen/agent_inproc_blob.o: $(B)/gen/agent_inproc_blob.c
 	$(CC) $(CFLAGS) -Isrc -c -o $@ $<
 .PRECIOUS: $(B)/agent/agent_inproc.%.elf $(B)/agent/agent_inproc.%.bin
@@ -119,9 +157,15 @@ $(B)/fuse.flags: FORCE
 	@echo '$(FUSE_CFLAGS) $(FUSE_LIBS)' | cmp -s - $@ || echo '$(FUSE_CFLAGS) $(FUSE_LIBS)' >$@
 FORCE:
 
-$(B)/gen/trc_names_%.h: $(ASM_DIR)/unistd_%.h src/strace/trc_gen.sh
+$(B)/gen/trc_names_64.h: $(TRC_UNISTD_64) src/strace/trc_gen.sh
 	@mkdir -p $(dir $@)
 	src/strace/trc_gen.sh names $< >$@
+$(B)/gen/trc_names_32.h: $(TRC_UNISTD_32) src/strace/trc_gen.sh
+	@mkdir -p $(dir $@)
+	src/strace/trc_gen.sh names $< >$@
+$(B)/gen/unistd_64.dump:
+	@mkdir -p $(dir $@)
+	echo '#include <asm/unistd.h>' | $(CC) -E -dM -x c - >$@
 $(B)/gen/trc_errnames.h: src/strace/trc_gen.sh
 	@mkdir -p $(dir $@)
 	src/strace/trc_gen.sh errnos /usr/include/asm-generic/errno-base.h /usr/include/asm-generic/errno.h >$@
@@ -194,6 +238,13 @@ $(B)/tests/unit/%: tests/unit/%.c $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -Itests/lib -o $@ $< $(filter %.o,$^) $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a $(B)/libtrc.a $(B)/libpure.a $(FUSE_LIBS) $(ZYDIS_LIBS)
 
+# arm64's pure code is unit-tested on any host: on another CPU built for
+# it with UTRACED_ARCH_ARM64 (src/arch/arm64/ has its own structures).
+ARM64_SRCS := $(wildcard src/arch/arm64/*.c)
+$(B)/tests/unit/arm64_%: tests/unit/arm64_%.c $(ARM64_SRCS) $(wildcard src/arch/arm64/*.h) src/arch/arch.h tests/lib/tap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -DUTRACED_ARCH_ARM64 -Isrc -Itests/lib -o $@ $< $(ARM64_SRCS) -lpthread
+
 # The engine unit tests run on a fake kernel: its ptrace(), waitpid() and
 # poll() come before the libraries, so the engine calls them, not libc's.
 $(filter $(B)/tests/unit/engine_%,$(UNITS)): $(B)/tests/lib/fake_kernel.o
@@ -242,7 +293,9 @@ check: all $(UNITS) $(INFERIORS) $(TOOLS) $(FUZZ_REPLAYS) check-layers
 	@tests/lib/deps.sh
 	@$(MAKE) --no-print-directory inferiors32
 	prove -f $(UNITS) fuzz/replay.t tests/e2e/*.t
-	@if tests/lib/kernel_runs.sh $(B)/inferiors32; then \
+	@if [ -z "$(INFERIORS32)" ]; then \
+		echo "32-bit end-to-end tests skipped: no 32-bit personality on $(ARCH)"; \
+	elif tests/lib/kernel_runs.sh $(B)/inferiors32; then \
 		$(MAKE) --no-print-directory $(B)/tests/unit32/agent_inproc_i386 && \
 		prove -f $(B)/tests/unit32/agent_inproc_i386 && \
 		echo INFDIR=$(B)/inferiors32 prove -f $(E2E32_TESTS) && \
@@ -271,9 +324,25 @@ check-load: all $(INFERIORS) $(TOOLS)
 check-vm:
 	tests/vm/run.sh
 # What the guest builds (tests/vm/guest.sh), and the 32-bit set it runs.
-vm-build: all $(INFERIORS) $(INFERIORS32) $(TOOLS) $(B)/tests/unit/x86_xol_test
+vm-build: all $(INFERIORS) $(INFERIORS32) $(TOOLS) $(filter $(B)/tests/unit/x86_xol_test,$(UNITS))
 print-e2e32:
 	@echo $(E2E32_TESTS)
+
+# The arm64 build from this machine (docs/arm64.md): utraced and ustrace
+# cross-built into build-aarch64/, and the unit tests of pure code run
+# under qemu-aarch64 in user mode (which has no ptrace: nothing that
+# traces). Not in `check`: it installs a cross compiler and QEMU.
+CROSS_UNITS := arm64_regs_test arm64_tdesc_test rsp_codec_test rsp_client_test agent_expr_test \
+	       agent_parse_test agent_printf_test trc_stream_test trc_decode_test trc_wire_test \
+	       ustrace_opts_test gdb_signals_test \
+	       gdb_fileio_test engine_rules_test engine_steps_test gdb_procs_test gdb_session_test \
+	       gdb_stop_test gdb_resume_test arm64_dregs_test
+check-cross:
+	@tests/lib/deps.sh cross
+	$(MAKE) --no-print-directory ARCH=aarch64 build-aarch64/utraced build-aarch64/ustrace \
+		$(CROSS_UNITS:%=build-aarch64/tests/unit/%)
+	QEMU_LD_PREFIX=/usr/aarch64-linux-gnu prove -f --exec qemu-aarch64 $(CROSS_UNITS:%=build-aarch64/tests/unit/%)
+	B=build-aarch64 prove -f tests/cross/smoke.t
 
 unit: $(UNITS)
 	prove -f $(UNITS)
@@ -282,11 +351,12 @@ demo: all $(B)/inferiors/demo_reader
 	@tests/lib/deps.sh
 	@demo/run.sh
 
-# Protocol code must not see ptrace; the engine must not see the protocol.
+# Protocol code must not see ptrace; the engine must not see the protocol;
+# a CPU's names stay in its src/arch/ folder.
 check-layers:
 	@! grep -nE '#include .*(ptrace|engine/|gdb/|endpoint/)' src/rsp/*.[ch] src/util/*.[ch] || \
 		{ echo "layer violation: rsp/util include engine, gdb or ptrace"; exit 1; }
-	@! grep -nE '#include .*(rsp/|gdb/|endpoint/)' src/engine/*.[ch] src/arch/*.h src/arch/x86/*.[ch] || \
+	@! grep -nE '#include .*(rsp/|gdb/|endpoint/)' src/engine/*.[ch] src/arch/*.h src/arch/*/*.[ch] || \
 		{ echo "layer violation: engine/arch include protocol code"; exit 1; }
 	@! grep -nE '(#include <sys/ptrace.h>|ptrace\()' src/gdb/*.[ch] src/endpoint/*.[ch] || \
 		{ echo "layer violation: gdb/endpoint use ptrace"; exit 1; }
@@ -294,6 +364,8 @@ check-layers:
 		{ echo "layer violation: the strace core includes engine or ptrace code"; exit 1; }
 	@! grep -nE '(#include .*(ptrace|engine/|gdb/|endpoint/)|ptrace\()' src/agent/*.[ch] || \
 		{ echo "layer violation: agent expressions include engine, gdb or ptrace code"; exit 1; }
+	@tests/lib/arch_names.sh || \
+		{ echo "layer violation: a CPU's names outside its src/arch/ folder (tests/lib/arch_names.sh)"; exit 1; }
 
 format:
 	clang-format -i $(wildcard src/*.c src/*/*.[ch] src/*/*/*.[ch] tests/unit/*.c tests/unit32/*.c tests/lib/*.[ch] fuzz/*.[ch])

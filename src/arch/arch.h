@@ -4,8 +4,10 @@
  * Everything here is pure data and pure functions over the kernel's own
  * register structures: the engine fetches and stores the raw regsets with
  * ptrace, the gdb layer reads and writes registers by gdb register number
- * through these tables. Two personalities share the code: amd64 and i386
- * (a 32-bit program on the x86-64 host), chosen per process at attach.
+ * through these tables. A CPU may have several personalities (x86-64:
+ * amd64, and i386 for a 32-bit program), chosen per process at attach.
+ * The CPU's own names live in its folder (x86/, arm64/) only; make
+ * check-layers keeps them there.
  */
 #ifndef UTRACED_ARCH_H
 #define UTRACED_ARCH_H
@@ -13,26 +15,28 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/user.h>
 
-enum arch_kind {
-	ARCH_AMD64,
-	ARCH_I386,
-};
-
-/* Largest XSAVE area we accept from NT_X86_XSTATE. */
-#define ARCH_XSAVE_MAX 4096
-
-/* Raw register state of one thread, as the kernel gives it. */
-struct arch_regs {
-	struct user_regs_struct gp;    /* PTRACE_GETREGS (64-bit layout even for i386) */
-	uint8_t xsave[ARCH_XSAVE_MAX]; /* NT_X86_XSTATE, standard (non-compacted) format */
-	size_t xsave_len;	       /* bytes valid in xsave; 0 = not fetched */
-};
+/*
+ * Per CPU: enum arch_kind (its personalities), ARCH_TRAP_SI_CODE and
+ * ARCH_TRAP_PC_ADV (how its breakpoint instruction's SIGTRAP comes: si_code,
+ * bytes the pc has moved past it), arch_gp_t (the general
+ * registers as the kernel's regset has them), struct arch_regs (gp, then
+ * ext/ext_len: the vector/FP state, sys: a syscall-number regset and
+ * tls: a thread-pointer regset, where the CPU has them), ARCH_EXT_MAX.
+ */
+#if defined(UTRACED_ARCH_ARM64) || defined(__aarch64__) /* (the former: host unit tests) */
+#include "arm64/arm64_arch.h"
+#elif defined(__x86_64__)
+#include "x86/x86_arch.h"
+#else
+#error "utraced has no src/arch/ port for this CPU"
+#endif
 
 /* Which raw regsets a register write touched (arch_reg_write's result). */
-#define ARCH_RS_GP    1u
-#define ARCH_RS_XSAVE 2u
+#define ARCH_RS_GP  1u
+#define ARCH_RS_EXT 2u /* the vector/FP state (ext) */
+#define ARCH_RS_SYS 4u /* the syscall-number regset (sys), where the CPU has one */
+#define ARCH_RS_TLS 8u /* the thread pointer's own regset (tls), where the CPU has one */
 
 struct arch_reg {
 	const char *name;
@@ -45,12 +49,42 @@ struct arch_desc {
 	const struct arch_reg *regs;
 	int pc_regno;
 	int sp_regno;
-	size_t g_size;		  /* bytes of a 'g' reply: all registers, regno order */
-	const uint8_t *trap_insn; /* breakpoint instruction (int3) */
+	int fp_regno;  /* with pc and sp, expedited in stop replies (gdbserver's choice) */
+	size_t g_size; /* bytes of a 'g' reply: all registers, regno order */
+	const uint8_t *trap_insn; /* the breakpoint instruction */
 	size_t trap_len;
+	/*
+	 * How ptrace moves each regset of struct arch_regs: gp with the
+	 * requests gp_get/gp_set (PTRACE_GETREGSET/SETREGSET with note
+	 * gp_note, or a request of its own taking the buffer when gp_note is
+	 * 0); ext, sys and tls with PTRACE_GETREGSET/SETREGSET and their
+	 * notes (sys_note, tls_note 0: no such regset). tls is fetched with ext.
+	 */
+	long gp_get, gp_set;
+	unsigned long gp_note, ext_note, sys_note, tls_note;
+	uint8_t ptr_size; /* bytes of a pointer, a long, a syscall argument */
+	uint8_t pers;	  /* 0: the CPU's native syscall table; 1: its compat one (i386) */
+	bool xol;	  /* arch_xol_prepare can relocate: the out-of-line step-over */
+	bool patch;	  /* arch_patch_prepare can patch: the in-process agent */
+	/* For a syscall made by a thread lent to us (xol.c maps its pages so): */
+	const uint8_t *sys_insn; /* a syscall instruction, as the vDSO has one */
+	size_t sys_insn_len;
+	uint64_t user_top;		     /* end of the user address space */
+	long nr_mmap, nr_munmap, nr_madvise; /* this personality's numbers (i386: mmap2) */
 };
 
 const struct arch_desc *arch_get(enum arch_kind kind);
+/* The personality a new process is given until its registers say (the native one). */
+const struct arch_desc *arch_native(void);
+/* The personality of a thread whose NT_PRSTATUS regset is len bytes long; NULL: unknown. */
+const struct arch_desc *arch_of_prstatus(size_t len);
+/* The personality of a program whose ELF header's EI_CLASS is elf_class; NULL: unknown. */
+const struct arch_desc *arch_of_elf_class(int elf_class);
+/*
+ * A thread's thread pointer (the TLS base libc sets up) into *tp: 0, or
+ * -EOPNOTSUPP where this personality's is not known to us.
+ */
+int arch_thread_pointer(const struct arch_desc *d, const struct arch_regs *r, uint64_t *tp);
 
 /*
  * Target description XML for an annex of qXfer:features:read ("target.xml"
@@ -58,7 +92,7 @@ const struct arch_desc *arch_get(enum arch_kind kind);
  */
 const char *arch_tdesc_xml(const struct arch_desc *d, const char *annex);
 
-/* Where regno lives: ARCH_RS_GP or ARCH_RS_XSAVE (0 if regno is bad). */
+/* Where regno lives: ARCH_RS_GP, ARCH_RS_EXT or ARCH_RS_TLS (0 if regno is bad). */
 unsigned arch_reg_set(const struct arch_desc *d, int regno);
 /* Copy register regno into out (d->regs[regno].size bytes); -1 if regno is bad. */
 int arch_reg_read(const struct arch_desc *d, const struct arch_regs *r, int regno, uint8_t *out);
@@ -66,6 +100,19 @@ int arch_reg_read(const struct arch_desc *d, const struct arch_regs *r, int regn
 int arch_reg_write(const struct arch_desc *d, struct arch_regs *r, int regno, const uint8_t *in);
 
 uint64_t arch_pc(const struct arch_desc *d, const struct arch_regs *r);
+uint64_t arch_gp_pc(const struct arch_desc *d, const arch_gp_t *gp);
+uint64_t arch_sp(const struct arch_desc *d, const struct arch_regs *r);
+/*
+ * gp made to run syscall nr with args at the syscall instruction at pc
+ * (not inside a syscall: nothing to restart); the rest of gp kept.
+ */
+void arch_syscall_setup(const struct arch_desc *d, arch_gp_t *gp, uint64_t pc, long nr,
+			const uint64_t args[6]);
+/* Do the ARCH_SYSCALL_INSN_MAX bytes at insn start a syscall instruction (any of the CPU's)? */
+#define ARCH_SYSCALL_INSN_MAX 4
+bool arch_is_syscall_insn(const struct arch_desc *d, const uint8_t insn[ARCH_SYSCALL_INSN_MAX]);
+/* What a syscall returned, at its exit stop: the personality's word, zero-extended. */
+uint64_t arch_syscall_result(const struct arch_desc *d, const arch_gp_t *gp);
 void arch_set_pc(const struct arch_desc *d, struct arch_regs *r, uint64_t pc);
 /*
  * siginfo in the inferior's layout (gdb's $_siginfo): native is the
@@ -79,27 +126,39 @@ void arch_siginfo_in(const struct arch_desc *d, const uint8_t in[ARCH_SIGINFO_SI
 
 /* The syscall a thread stopped in a syscall is making (orig_rax / orig_eax). */
 long arch_syscall_nr(const struct arch_desc *d, const struct arch_regs *r);
+/*
+ * The CPU's syscall ABIs, by personality (pers 0, 1), for a seccomp
+ * filter: the AUDIT_ARCH_* value seccomp_data.arch holds, and a bit that
+ * marks the numbers of another ABI sharing that value (x32), or 0.
+ */
+struct arch_abi {
+	uint32_t audit_arch;
+	uint32_t foreign_bit;
+};
+extern const struct arch_abi arch_abis[];
+extern const unsigned arch_nabis;
+/*
+ * At a syscall-entry stop: make the kernel skip the syscall (its number
+ * made -1; the exit then reports -ENOSYS unless set). At the exit stop:
+ * the value the program sees returned. Both return the ARCH_RS_* sets to
+ * store.
+ */
+unsigned arch_syscall_skip(const struct arch_desc *d, struct arch_regs *r);
+unsigned arch_set_syscall_ret(const struct arch_desc *d, struct arch_regs *r, int64_t ret);
 /* Is nr the syscall that ends one thread only (exit, not exit_group)? */
 bool arch_syscall_is_thread_exit(const struct arch_desc *d, long nr);
 
 /*
- * x86 debug registers as pure state: four address slots with reference
- * counts and DR7. The engine owns one per process and writes it to every
- * thread with ptrace when it changes.
+ * Debug registers (hardware breakpoints and watchpoints) as pure state:
+ * struct arch_dregs (the CPU's *_arch.h: slots with addr[], type[],
+ * refs[]). The engine owns one per process and writes it to every thread
+ * with ptrace when it changes (arch_dr_plan).
  */
 enum arch_dr_type {
 	ARCH_DR_EXEC,	/* hardware breakpoint */
 	ARCH_DR_WRITE,	/* write watchpoint */
 	ARCH_DR_READ,	/* read watchpoint: x86 has none, emulated as access */
 	ARCH_DR_ACCESS, /* read/write watchpoint */
-};
-
-struct arch_dregs {
-	uint64_t addr[4];
-	uint8_t type[4]; /* enum arch_dr_type */
-	uint8_t len[4];	 /* 1, 2, 4 or 8 */
-	int refs[4];
-	uint64_t dr7;
 };
 
 /*
@@ -112,7 +171,39 @@ struct arch_dregs {
 int arch_dr_insert(struct arch_dregs *dr, enum arch_dr_type type, uint64_t addr, int len);
 /* Undo one arch_dr_insert of the same region; returns 0, or -ENOENT. */
 int arch_dr_remove(struct arch_dregs *dr, enum arch_dr_type type, uint64_t addr, int len);
-/* The slot that DR6 says triggered (lowest one), or -1. */
+/*
+ * The ptrace writes that put dr into a thread (dr NULL: every slot off),
+ * in order: PTRACE_POKEUSER of val at the user-area offset off (note 0),
+ * or PTRACE_SETREGSET of len bytes at buf with note (buf points into the
+ * plan).
+ */
+struct arch_dr_write {
+	unsigned long note, off;
+	uint64_t val;
+	const void *buf;
+	size_t len;
+};
+#define ARCH_DR_WRITES 8
+#define ARCH_DR_BUF    264
+struct arch_dr_plan {
+	unsigned n;
+	struct arch_dr_write w[ARCH_DR_WRITES];
+	uint8_t buf[2][ARCH_DR_BUF];
+};
+void arch_dr_plan(const struct arch_dregs *dr, struct arch_dr_plan *plan);
+/*
+ * A SIGTRAP (its si_code, si_addr: code, addr) of a thread whose debug registers are in
+ * use: the slot that fired, or -1; *stepped: a single-step finished with
+ * it too. status: the status register (read at arch_dr_status_off, 0
+ * where the CPU has none: arm64's siginfo says it all).
+ */
+int arch_dr_hit(const struct arch_dregs *dr, uint64_t status, int code, uint64_t addr,
+		bool *stepped);
+/* Where PTRACE_PEEKUSER reads the status register; -1: none. */
+long arch_dr_status_off(void);
+/* Does the status say a slot fired (then it is cleared)? */
+bool arch_dr_fired(uint64_t status);
+/* x86: the slot that DR6 says triggered (lowest one), or -1. */
 int arch_dr_hit_slot(const struct arch_dregs *dr, uint64_t dr6);
 
 /*
@@ -245,6 +336,12 @@ int arch_patch_prepare(const struct arch_desc *d, const uint8_t *insn, size_t av
 const char *arch_patch_check_func(const struct arch_desc *d, const uint8_t *code, size_t len,
 				  uint64_t func, uint64_t addr, size_t replaced);
 
+/*
+ * The general registers from the in-process agent's register words
+ * (ARCH_AGENT_REGS of them, in its order: agent.h's agent_trace_record).
+ */
+void arch_gp_of_agent(arch_gp_t *gp, const uint64_t *v);
+
 /* A thread resumed at pc inside the replaced bytes (not addr): where to go instead, or 0. */
 uint64_t arch_patch_resume_pc(const struct arch_patch *pt, uint64_t tramp, uint64_t pc);
 
@@ -273,5 +370,7 @@ enum arch_patch_where arch_patch_rollback(const struct arch_patch *pt, uint64_t 
  */
 uint64_t arch_patch_frame(const struct arch_patch *pt, uint64_t tramp, bool in_agent,
 			  const struct arch_regs *r);
+/* Where a thread in the agent has the return address of the trampoline's call to it. */
+uint64_t arch_patch_agent_ret_slot(const struct arch_desc *d, const struct arch_regs *r);
 
 #endif

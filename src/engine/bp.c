@@ -17,9 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
-#include <sys/user.h>
-
-#define DR_OFFSET(n) offsetof(struct user, u_debugreg[n])
+#include <sys/uio.h>
 
 struct swbp *bp_find(struct uproc *p, uint64_t addr)
 {
@@ -317,30 +315,30 @@ void bp_engine_drop(struct engine *e)
 	}
 }
 
-static void dr_poke(struct uthread *th, int n, uint64_t val)
+/* The CPU's writes (arch_dr_plan): user-area words, or regsets. */
+static void dr_write(pid_t tid, const struct arch_dregs *dr)
 {
-	ptrace(PTRACE_POKEUSER, th->tid, (void *)DR_OFFSET(n), (void *)val);
+	static struct arch_dr_plan plan;
+
+	arch_dr_plan(dr, &plan);
+	for (unsigned i = 0; i < plan.n; i++) {
+		const struct arch_dr_write *w = &plan.w[i];
+		struct iovec iov = {.iov_base = (void *)w->buf, .iov_len = w->len};
+
+		if (w->note)
+			ptrace(PTRACE_SETREGSET, tid, (void *)w->note, &iov);
+		else
+			ptrace(PTRACE_POKEUSER, tid, (void *)w->off, (void *)w->val);
+	}
 }
 
 void bp_dregs_apply(struct uthread *th)
 {
-	const struct arch_dregs *dr = &th->p->dregs;
-
-	/* DR7 off first: the kernel checks each address against the enabled slots */
-	dr_poke(th, 7, 0);
-	for (int i = 0; i < 4; i++)
-		if (dr->refs[i])
-			dr_poke(th, i, dr->addr[i]);
-	if (dr->dr7)
-		dr_poke(th, 7, dr->dr7);
+	dr_write(th->tid, &th->p->dregs);
 	th->dr_dirty = false;
 }
 
 void bp_dregs_clear(pid_t tid)
 {
-	/* DR7 off first, as in bp_dregs_apply() */
-	ptrace(PTRACE_POKEUSER, tid, (void *)DR_OFFSET(7), 0L);
-	for (int i = 0; i < 4; i++)
-		ptrace(PTRACE_POKEUSER, tid, (void *)DR_OFFSET(i), 0L);
-	ptrace(PTRACE_POKEUSER, tid, (void *)DR_OFFSET(6), 0L);
+	dr_write(tid, NULL);
 }

@@ -107,7 +107,7 @@ static bool crash_stop_of(struct uthread *th, long long deadline, int *status)
  */
 static bool take_queued_trap(pid_t tid, long long deadline, int *status)
 {
-	if (!leaving_step_trap_queued(tid) && !leaving_trap_queued(tid, SI_KERNEL))
+	if (!leaving_step_trap_queued(tid) && !leaving_trap_queued(tid, ARCH_TRAP_SI_CODE))
 		return true;
 	return ptrace(PTRACE_CONT, tid, 0L, 0L) == 0 && crash_wait_stop(tid, deadline, status);
 }

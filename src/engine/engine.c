@@ -295,7 +295,7 @@ int engine_regs_of(struct engine *e, pid_t tid, unsigned sets, struct arch_regs 
 
 	if (!th)
 		return err;
-	err = regs_fetch(th, (sets & ARCH_RS_XSAVE) != 0);
+	err = regs_fetch(th, (sets & ~ARCH_RS_GP) != 0); /* the others come together */
 	if (err)
 		return err;
 	*out = &th->regs;
@@ -304,7 +304,7 @@ int engine_regs_of(struct engine *e, pid_t tid, unsigned sets, struct arch_regs 
 
 int engine_regs(struct engine *e, pid_t tid, struct arch_regs **out)
 {
-	return engine_regs_of(e, tid, ARCH_RS_GP | ARCH_RS_XSAVE, out);
+	return engine_regs_of(e, tid, ARCH_RS_GP | ARCH_RS_EXT | ARCH_RS_TLS, out);
 }
 
 int engine_pc(struct engine *e, pid_t tid, uint64_t *pc)

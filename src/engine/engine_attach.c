@@ -72,16 +72,6 @@ static void engine_unlink(struct engine *e)
 	sys_update(p);
 }
 
-/* A 32-bit thread has a 68-byte NT_PRSTATUS regset, a 64-bit one 216. */
-void detect_arch(struct uproc *p, pid_t tid)
-{
-	struct user_regs_struct regs;
-	struct iovec iov = {.iov_base = &regs, .iov_len = sizeof(regs)};
-
-	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov) == 0)
-		p->arch = arch_get(iov.iov_len < sizeof(regs) ? ARCH_I386 : ARCH_AMD64);
-}
-
 /* --seccomp-bpf: the filter, built before the fork (the child only installs it) */
 static struct sock_filter sc_filter[BPF_MAXINSNS];
 static int sc_len;
@@ -396,8 +386,8 @@ static void guess_arch(struct uproc *p)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (read(fd, ident, sizeof(ident)) == sizeof(ident) && ident[EI_CLASS] == ELFCLASS32)
-		p->arch = arch_get(ARCH_I386);
+	if (read(fd, ident, sizeof(ident)) == sizeof(ident) && arch_of_elf_class(ident[EI_CLASS]))
+		p->arch = arch_of_elf_class(ident[EI_CLASS]);
 	close(fd);
 }
 

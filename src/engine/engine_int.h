@@ -72,7 +72,7 @@ struct uthread {
 	bool dr_dirty;	   /* debug registers must be written before it runs */
 	bool regs_valid;   /* regs.gp cached */
 	bool regs_dirty;   /* ... and changed, not yet stored: regs_sync() before it runs */
-	bool xsave_valid;  /* regs.xsave cached */
+	bool ext_valid;	   /* regs.ext cached */
 	bool has_pending;
 	bool in_syscall;       /* between a syscall-entry and its exit stop */
 	bool user_stop;	       /* stopped on its way back to user mode, not inside a syscall */
@@ -237,11 +237,12 @@ struct uproc {
 	struct swbp *bps;
 	uint64_t bp_gen; /* breakpoints made: each its own number (swbp.gen) */
 	struct arch_dregs dregs;
-	bool dregs_used;	 /* debug registers were ever written */
-	bool sys_traced;	 /* an engine wants syscalls: resume with PTRACE_SYSCALL */
-	bool seccomp;		 /* it carries our seccomp filter (seccomp.c) ... */
-	struct sysset sc_set[2]; /* ... which stops at these (x86-64, i386 numbers) */
-	bool sys_cont;		 /* ... enough for every engine: PTRACE_CONT outside syscalls */
+	bool dregs_used; /* debug registers were ever written */
+	bool sys_traced; /* an engine wants syscalls: resume with PTRACE_SYSCALL */
+	bool seccomp;	 /* it carries our seccomp filter (seccomp.c) ... */
+	struct sysset
+		sc_set[2]; /* ... which stops at these (by arch personality: native, compat) */
+	bool sys_cont;	   /* ... enough for every engine: PTRACE_CONT outside syscalls */
 	uint64_t moribund[MORIBUND_MAX]; /* recently removed breakpoint addresses */
 	unsigned moribund_next;
 	struct uthread *step_over;  /* thread stepping over a breakpoint */
@@ -509,7 +510,10 @@ void bp_dregs_clear(pid_t tid);
 ssize_t mem_read_raw(struct uproc *p, uint64_t addr, void *buf, size_t len);
 ssize_t mem_write_raw(struct uproc *p, uint64_t addr, const void *buf, size_t len);
 ssize_t mem_read_orig(struct uproc *p, uint64_t addr, void *buf, size_t len);
-int regs_fetch(struct uthread *th, bool xsave);
+int regs_fetch(struct uthread *th, bool ext);
+/* A thread's general registers, raw, without the cache (injected syscalls, fork children). */
+int regs_gp_get(const struct arch_desc *d, pid_t tid, arch_gp_t *gp);
+int regs_gp_set(const struct arch_desc *d, pid_t tid, const arch_gp_t *gp);
 int regs_store(struct uthread *th, unsigned which);
 /*
  * Store the cached general registers if they were changed without a

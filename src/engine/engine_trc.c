@@ -43,7 +43,7 @@ static uint64_t rd_sp(void *ctx)
 
 	if (engine_regs(t->e, t->tid, &regs) < 0)
 		return 0;
-	return regs->gp.rsp;
+	return arch_sp(engine_arch(t->e), regs);
 }
 
 struct trc_reader engine_trc_reader(struct engine_trc_thread *t)
@@ -53,7 +53,7 @@ struct trc_reader engine_trc_reader(struct engine_trc_thread *t)
 
 enum trc_pers engine_trc_pers(const struct arch_desc *arch)
 {
-	return arch && arch->kind == ARCH_I386 ? TRC_PERS_32 : TRC_PERS_64;
+	return arch && arch->pers ? TRC_PERS_32 : TRC_PERS_64;
 }
 
 /* -c without -w sums system CPU time: the engine must fetch it at each stop. */

@@ -14,22 +14,21 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/ptrace.h>
-#include <sys/user.h>
 
-#define DR_OFFSET(n) offsetof(struct user, u_debugreg[n])
-#define DR6_STEP     (1u << 14)
-
-static uint64_t dr6_take(struct uthread *th)
+/* The debug status register (x86: DR6), its hit bits cleared; 0 where the CPU has none. */
+static uint64_t dr_status_take(struct uthread *th)
 {
-	long dr6;
+	long off = arch_dr_status_off(), st;
 
+	if (off < 0)
+		return 0;
 	errno = 0;
-	dr6 = ptrace(PTRACE_PEEKUSER, th->tid, (void *)DR_OFFSET(6), 0L);
+	st = ptrace(PTRACE_PEEKUSER, th->tid, (void *)off, 0L);
 	if (errno)
 		return 0;
-	if (dr6 & 0xf)
-		ptrace(PTRACE_POKEUSER, th->tid, (void *)DR_OFFSET(6), 0L);
-	return (uint64_t)dr6;
+	if (arch_dr_fired((uint64_t)st))
+		ptrace(PTRACE_POKEUSER, th->tid, (void *)off, 0L);
+	return (uint64_t)st;
 }
 
 static bool program_trap_at(struct uproc *p, uint64_t addr)
@@ -50,7 +49,7 @@ static bool classify_int3(struct uthread *th, struct uevent *ev)
 
 	if (regs_fetch(th, false) < 0)
 		return false;
-	addr = arch_pc(p->arch, &th->regs) - p->arch->trap_len;
+	addr = arch_pc(p->arch, &th->regs) - ARCH_TRAP_PC_ADV;
 	bp = bp_find(p, addr);
 	if (!(bp && bp->inserted) && !bp_is_moribund(p, addr))
 		return false;
@@ -71,18 +70,22 @@ static bool classify_int3(struct uthread *th, struct uevent *ev)
 	return true;
 }
 
-static bool classify_dr6(struct uthread *th, struct uevent *ev)
+static bool classify_dr(struct uthread *th, const siginfo_t *si, struct uevent *ev)
 {
 	struct uproc *p = th->p;
-	uint64_t dr6 = p->dregs_used ? dr6_take(th) : 0;
-	int slot = arch_dr_hit_slot(&p->dregs, dr6);
+	bool stepped = false;
+	int slot;
 
+	if (!p->dregs_used)
+		return false;
+	slot = arch_dr_hit(&p->dregs, dr_status_take(th), si->si_code,
+			   (uint64_t)(uintptr_t)si->si_addr, &stepped);
 	if (slot < 0)
 		return false;
 	ev->kind = UEV_HW;
 	ev->addr = p->dregs.addr[slot];
 	ev->dr_type = p->dregs.type[slot];
-	ev->also_step = th->stepping && (dr6 & DR6_STEP);
+	ev->also_step = th->stepping && stepped;
 	return true;
 }
 
@@ -116,16 +119,16 @@ void event_classify(struct uthread *th, int sig)
 		goto out;
 	if (ptrace(PTRACE_GETSIGINFO, th->tid, 0L, &si) < 0)
 		goto out;
-	if (si.si_code == SI_KERNEL && classify_int3(th, &ev))
+	if (si.si_code == ARCH_TRAP_SI_CODE && classify_int3(th, &ev))
 		goto out;
 	if (si.si_code <= 0)
 		goto out; /* sent by a process: a real SIGTRAP */
-	if (classify_dr6(th, &ev))
+	if (classify_dr(th, &si, &ev))
 		goto out;
 	if (th->stepping) {
 		ev.kind = UEV_STEP;
 		th->step_stale = false;
-	} else if (th->step_stale && si.si_code != SI_KERNEL) {
+	} else if (th->step_stale && si.si_code != ARCH_TRAP_SI_CODE) {
 		/*
 		 * The trap of a step given up inside a syscall (the thread was
 		 * interrupted, then continued): the kernel reports it at the

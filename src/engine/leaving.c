@@ -110,15 +110,15 @@ static void leaving_rewind(const struct leaving *l)
 	siginfo_t si;
 	uint64_t pc;
 
-	if (!l->arch || ptrace(PTRACE_GETSIGINFO, l->tid, 0L, &si) < 0 || si.si_code != SI_KERNEL ||
-	    ptrace(PTRACE_GETREGS, l->tid, 0L, &regs.gp) < 0)
+	if (!l->arch || ptrace(PTRACE_GETSIGINFO, l->tid, 0L, &si) < 0 ||
+	    si.si_code != ARCH_TRAP_SI_CODE || regs_gp_get(l->arch, l->tid, &regs.gp) < 0)
 		return;
-	pc = arch_pc(l->arch, &regs) - l->arch->trap_len;
+	pc = arch_pc(l->arch, &regs) - ARCH_TRAP_PC_ADV;
 	for (unsigned i = 0; i < l->ntraps; i++) {
 		if (l->traps[i] != pc)
 			continue;
 		arch_set_pc(l->arch, &regs, pc);
-		ptrace(PTRACE_SETREGS, l->tid, 0L, &regs.gp);
+		regs_gp_set(l->arch, l->tid, &regs.gp);
 		return;
 	}
 }

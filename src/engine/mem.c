@@ -78,42 +78,95 @@ ssize_t mem_read_orig(struct uproc *p, uint64_t addr, void *buf, size_t len)
 	return n;
 }
 
-int regs_fetch(struct uthread *th, bool xsave)
+/*
+ * One regset of a thread in or out, as the CPU's descriptor says: through
+ * PTRACE_GETREGSET/SETREGSET when it names a note, else with a request
+ * that takes the buffer itself. *len: the buffer's size in, the regset's out.
+ */
+static int regset_io(pid_t tid, long req, unsigned long note, void *buf, size_t *len)
 {
-	struct iovec iov;
+	struct iovec iov = {.iov_base = buf, .iov_len = *len};
+
+	if (!note)
+		return ptrace((enum __ptrace_request)req, tid, 0L, buf) < 0 ? -errno : 0;
+	if (ptrace((enum __ptrace_request)req, tid, (void *)note, &iov) < 0)
+		return -errno;
+	*len = iov.iov_len;
+	return 0;
+}
+
+int regs_gp_get(const struct arch_desc *d, pid_t tid, arch_gp_t *gp)
+{
+	size_t len = sizeof(*gp);
+
+	return regset_io(tid, d->gp_get, d->gp_note, gp, &len);
+}
+
+int regs_gp_set(const struct arch_desc *d, pid_t tid, const arch_gp_t *gp)
+{
+	size_t len = sizeof(*gp);
+
+	return regset_io(tid, d->gp_set, d->gp_note, (void *)gp, &len);
+}
+
+int regs_fetch(struct uthread *th, bool ext)
+{
+	const struct arch_desc *d = th->p->arch;
+	size_t len;
+	int err;
 
 	if (!th->stopped)
 		return -EBUSY;
 	if (!th->regs_valid) {
-		if (ptrace(PTRACE_GETREGS, th->tid, 0L, &th->regs.gp) < 0)
-			return -errno;
+		err = regs_gp_get(d, th->tid, &th->regs.gp);
+		if (err)
+			return err;
 		th->regs_valid = true;
 	}
-	if (xsave && !th->xsave_valid) {
-		iov.iov_base = th->regs.xsave;
-		iov.iov_len = sizeof(th->regs.xsave);
-		if (ptrace(PTRACE_GETREGSET, th->tid, (void *)NT_X86_XSTATE, &iov) < 0)
-			return -errno;
-		th->regs.xsave_len = iov.iov_len;
-		th->xsave_valid = true;
+	if (ext && !th->ext_valid) {
+		len = sizeof(th->regs.ext);
+		err = regset_io(th->tid, PTRACE_GETREGSET, d->ext_note, th->regs.ext, &len);
+		if (err)
+			return err;
+		th->regs.ext_len = len;
+		len = sizeof(th->regs.tls);
+		th->regs.tls = 0; /* a kernel without the regset: 0, as before libc sets it */
+		if (d->tls_note)
+			regset_io(th->tid, PTRACE_GETREGSET, d->tls_note, &th->regs.tls, &len);
+		th->ext_valid = true;
 	}
 	return 0;
 }
 
 int regs_store(struct uthread *th, unsigned which)
 {
-	struct iovec iov;
+	const struct arch_desc *d = th->p->arch;
+	size_t len;
+	int err;
 
 	if (which & ARCH_RS_GP) {
-		if (ptrace(PTRACE_SETREGS, th->tid, 0L, &th->regs.gp) < 0)
-			return -errno;
+		err = regs_gp_set(d, th->tid, &th->regs.gp);
+		if (err)
+			return err;
 		th->regs_dirty = false;
 	}
-	if (which & ARCH_RS_XSAVE) {
-		iov.iov_base = th->regs.xsave;
-		iov.iov_len = th->regs.xsave_len;
-		if (ptrace(PTRACE_SETREGSET, th->tid, (void *)NT_X86_XSTATE, &iov) < 0)
-			return -errno;
+	if (which & ARCH_RS_EXT) {
+		len = th->regs.ext_len;
+		err = regset_io(th->tid, PTRACE_SETREGSET, d->ext_note, th->regs.ext, &len);
+		if (err)
+			return err;
+	}
+	if ((which & ARCH_RS_TLS) && d->tls_note) {
+		len = sizeof(th->regs.tls);
+		err = regset_io(th->tid, PTRACE_SETREGSET, d->tls_note, &th->regs.tls, &len);
+		if (err)
+			return err;
+	}
+	if ((which & ARCH_RS_SYS) && d->sys_note) {
+		len = sizeof(th->regs.sys);
+		err = regset_io(th->tid, PTRACE_SETREGSET, d->sys_note, &th->regs.sys, &len);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -125,9 +178,20 @@ void regs_sync(struct uthread *th)
 	th->regs_dirty = false;
 }
 
+/* The personality of a thread: its NT_PRSTATUS regset's length tells (arch_of_prstatus). */
+void detect_arch(struct uproc *p, pid_t tid)
+{
+	uint8_t regs[1024];
+	struct iovec iov = {.iov_base = regs, .iov_len = sizeof(regs)};
+
+	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov) == 0 &&
+	    arch_of_prstatus(iov.iov_len))
+		p->arch = arch_of_prstatus(iov.iov_len);
+}
+
 void regs_invalidate(struct uthread *th)
 {
 	th->regs_dirty = false; /* (the cache goes: nothing left to store) */
 	th->regs_valid = false;
-	th->xsave_valid = false;
+	th->ext_valid = false;
 }

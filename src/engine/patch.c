@@ -53,7 +53,7 @@ const uint8_t *patch_bytes(const struct uproc *p, const struct swbp *bp, size_t 
 bool patch_wanted(struct uproc *p, const struct swbp *bp)
 {
 	return bp->cond && !bp->patch && !bp->patch_why && bp->owners == bp->cond_owner &&
-	       p->arch->kind == ARCH_AMD64 && p->t->xol && p->t->agent && !p->xol_off;
+	       p->arch->patch && p->t->xol && p->t->agent && !p->xol_off;
 }
 
 static enum xol_result give_up(struct uproc *p, struct swbp *bp, const char *why)
@@ -427,8 +427,7 @@ static struct swbp *patch_at_pc(struct uproc *p, const struct arch_regs *r, bool
 
 	*in_agent = pc >= p->agent_at && pc < p->agent_at + agent_inproc_blob_len;
 	if (*in_agent) {
-		/* the trampoline's call left its return address below the aligned frame */
-		if (read_stack(p, (r->gp.r15 & ~15ULL) - 8, &ret, 8) < 0)
+		if (read_stack(p, arch_patch_agent_ret_slot(p->arch, r), &ret, 8) < 0)
 			return NULL;
 		pc = ret;
 	}
@@ -742,11 +741,11 @@ int patch_rollback_tid(struct uproc *p, pid_t tid)
 	struct swbp *bp;
 	bool in_agent, past; /* (its jmp is about to go: the original instruction runs) */
 
-	if (!p->agent_at || ptrace(PTRACE_GETREGS, tid, 0L, &r.gp) < 0)
+	if (!p->agent_at || regs_gp_get(p->arch, tid, &r.gp) < 0)
 		return 0;
 	bp = patch_at_pc(p, &r, &in_agent);
 	if (!bp || !roll_back(p, bp, in_agent, &r, &w, &past) ||
-	    ptrace(PTRACE_SETREGS, tid, 0L, &r.gp) < 0)
+	    regs_gp_set(p->arch, tid, &r.gp) < 0)
 		return 0;
 	return in_agent ? 2 : 1;
 }

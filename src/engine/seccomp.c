@@ -24,15 +24,11 @@
 #include "engine_int.h"
 
 #include <errno.h>
-#include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/prctl.h>
-
-/* x32 syscalls come as x86-64 ones with this bit set in the number. */
-#define X32_SYSCALL_BIT 0x40000000u
 
 struct bpf_out {
 	struct sock_filter *f;
@@ -80,7 +76,7 @@ static size_t runs_of(const struct sysset *s, uint32_t *lo, uint32_t *hi)
  * (-e trace=write is 1 compare); else a bitmap word per 32 numbers, which
  * fits any set (the jumps of a long linear part would not reach).
  */
-static void emit_part(struct bpf_out *o, uint32_t arch, bool x32, const struct sysset *s,
+static void emit_part(struct bpf_out *o, const struct arch_abi *abi, const struct sysset *s,
 		      bool linear)
 {
 	static uint32_t lo[SYSSET_BITS], hi[SYSSET_BITS];
@@ -95,14 +91,14 @@ static void emit_part(struct bpf_out *o, uint32_t arch, bool x32, const struct s
 	if (!linear)
 		body = 7 + 3 * words;
 	/* after the arch compare: load nr, (x32 check), body, RET ALLOW, RET TRACE */
-	end = start + 1 + 1 + (x32 ? 1 : 0) + body + 2;
+	end = start + 1 + 1 + (abi->foreign_bit ? 1 : 0) + body + 2;
 #define TO_ALLOW (end - 2 - o->n - 1)
 #define TO_TRACE (end - 1 - o->n - 1)
 #define TO_NEXT	 (end - o->n - 1)
-	emit(o, BPF_JMP | BPF_JEQ | BPF_K, 0, TO_NEXT, arch);
+	emit(o, BPF_JMP | BPF_JEQ | BPF_K, 0, TO_NEXT, abi->audit_arch);
 	emit(o, BPF_LD | BPF_W | BPF_ABS, 0, 0, offsetof(struct seccomp_data, nr));
-	if (x32) /* we do not know x32's numbers: the engine sees those and decides */
-		emit(o, BPF_JMP | BPF_JGE | BPF_K, TO_TRACE, 0, X32_SYSCALL_BIT);
+	if (abi->foreign_bit) /* we do not know x32's numbers: the engine sees those and decides */
+		emit(o, BPF_JMP | BPF_JGE | BPF_K, TO_TRACE, 0, abi->foreign_bit);
 	if (linear) {
 		for (size_t i = 0; i < nruns; i++) {
 			if (hi[i] - lo[i] == 1) {
@@ -142,8 +138,8 @@ static size_t build(struct bpf_out *o, const struct sysset sets[2], bool linear)
 	o->n = 0;
 	o->overflow = false;
 	emit(o, BPF_LD | BPF_W | BPF_ABS, 0, 0, offsetof(struct seccomp_data, arch));
-	emit_part(o, AUDIT_ARCH_X86_64, true, &sets[0], linear);
-	emit_part(o, AUDIT_ARCH_I386, false, &sets[1], linear);
+	for (unsigned i = 0; i < arch_nabis && i < 2; i++)
+		emit_part(o, &arch_abis[i], &sets[i], linear);
 	/* any other ABI: stop, and let the engine see it */
 	emit(o, BPF_RET | BPF_K, 0, 0, SECCOMP_RET_TRACE);
 	return o->overflow ? 0 : o->n;

@@ -52,7 +52,7 @@ static bool sysset_within(const struct sysset *s, const struct sysset *in)
 
 void sys_update(struct uproc *p)
 {
-	const struct sysset *filter = &p->sc_set[p->arch->kind == ARCH_I386];
+	const struct sysset *filter = &p->sc_set[p->arch->pers];
 
 	p->sys_traced = false;
 	p->sys_cont = p->seccomp;
@@ -115,13 +115,12 @@ int engine_observe(struct engine *e, unsigned mask, const long *nrs, size_t n)
 
 static bool at_syscall_insn(struct uthread *th)
 {
-	uint8_t insn[2];
+	uint8_t insn[ARCH_SYSCALL_INSN_MAX] = {0};
 
 	if (regs_fetch(th, false) < 0 ||
-	    mem_read_raw(th->p, arch_pc(th->p->arch, &th->regs), insn, 2) != 2)
+	    mem_read_raw(th->p, arch_pc(th->p->arch, &th->regs), insn, sizeof(insn)) < 2)
 		return false;
-	return (insn[0] == 0x0f && (insn[1] == 0x05 || insn[1] == 0x34)) ||
-	       (insn[0] == 0xcd && insn[1] == 0x80);
+	return arch_is_syscall_insn(th->p->arch, insn);
 }
 
 /*

@@ -45,7 +45,7 @@ struct uproc *uproc_new(struct tracer *t, pid_t pid, bool attached)
 	p->t = t;
 	p->pid = pid;
 	p->attached = attached;
-	p->arch = arch_get(ARCH_AMD64);
+	p->arch = arch_native();
 	p->memfd = -1;
 	uproc_open_mem(p);
 	p->next = t->procs;
@@ -396,7 +396,7 @@ static bool int3_pending(struct uthread *th)
 	long n = own_queue(th, si, 8);
 
 	for (long i = 0; i < n; i++)
-		if (si[i].si_signo == SIGTRAP && si[i].si_code == SI_KERNEL)
+		if (si[i].si_signo == SIGTRAP && si[i].si_code == ARCH_TRAP_SI_CODE)
 			return true;
 	return false;
 }

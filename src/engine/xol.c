@@ -34,19 +34,11 @@
 #define XOL_SLOTS     (XOL_PAGE / ARCH_XOL_SLOT)
 #define XOL_REACH     ((1ULL << 31) - (1ULL << 20)) /* rel32, with room for the slot */
 #define MIN_MAP_ADDR  0x10000ULL
-#define TOP_64	      0x7ffffffff000ULL
-#define TOP_32	      0xffffe000ULL
-#define NR_MMAP_64    9
-#define NR_MUNMAP_64  11
-#define NR_MMAP2_32   192
-#define NR_MUNMAP_32  91
-#define NR_MADVISE_64 28
-#define NR_MADVISE_32 219
 #define MAP_NOREPLACE 0x100000 /* MAP_FIXED_NOREPLACE, Linux 4.17 */
 
 /* What a thread was doing before it was lent to an injected syscall. */
 struct xol_inject {
-	struct user_regs_struct regs;
+	arch_gp_t regs;
 	uint64_t hint; /* the page asked for */
 	uint64_t near; /* the breakpoint it is for */
 	uint64_t len;  /* of the mapping */
@@ -57,7 +49,7 @@ struct xol_inject {
 
 static bool is64(const struct uproc *p)
 {
-	return p->arch->kind == ARCH_AMD64;
+	return p->arch->ptr_size == 8;
 }
 
 static uint64_t distance(uint64_t a, uint64_t b)
@@ -73,7 +65,8 @@ static bool reaches(const struct uproc *p, uint64_t page, uint64_t addr)
 /* A syscall instruction (the vDSO's) to point an injected syscall at. */
 static uint64_t find_sysinsn(struct uproc *p)
 {
-	const uint8_t *want = is64(p) ? (const uint8_t *)"\x0f\x05" : (const uint8_t *)"\xcd\x80";
+	const uint8_t *want = p->arch->sys_insn;
+	size_t want_len = p->arch->sys_insn_len;
 	char path[64], line[512];
 	uint64_t lo = 0, hi = 0;
 	uint8_t code[8192];
@@ -91,8 +84,8 @@ static uint64_t find_sysinsn(struct uproc *p)
 	if (hi <= lo)
 		return 0;
 	n = mem_read_raw(p, lo, code, hi - lo < sizeof(code) ? hi - lo : sizeof(code));
-	for (ssize_t i = 0; i + 1 < n; i++)
-		if (code[i] == want[0] && code[i + 1] == want[1])
+	for (ssize_t i = 0; i + (ssize_t)want_len <= n; i++)
+		if (!memcmp(code + i, want, want_len))
 			return lo + (uint64_t)i;
 	return 0;
 }
@@ -101,7 +94,7 @@ static uint64_t find_sysinsn(struct uproc *p)
 static uint64_t free_page_near(struct uproc *p, uint64_t addr)
 {
 	uint64_t prev_end = MIN_MAP_ADDR, best = 0, lo, hi;
-	uint64_t top = is64(p) ? TOP_64 : TOP_32;
+	uint64_t top = p->arch->user_top;
 	char path[64], line[512];
 	FILE *f;
 
@@ -129,19 +122,9 @@ static uint64_t free_page_near(struct uproc *p, uint64_t addr)
 	return best;
 }
 
-static void set_syscall_regs(struct uproc *p, struct user_regs_struct *r, long nr,
-			     const uint64_t a[6])
+static void set_syscall_regs(struct uproc *p, arch_gp_t *r, long nr, const uint64_t a[6])
 {
-	r->rip = p->xol_sysinsn;
-	r->rax = (uint64_t)nr;
-	r->orig_rax = (uint64_t)-1; /* not inside a syscall: nothing to restart */
-	if (is64(p)) {
-		r->rdi = a[0], r->rsi = a[1], r->rdx = a[2];
-		r->r10 = a[3], r->r8 = a[4], r->r9 = a[5];
-	} else {
-		r->rbx = a[0], r->rcx = a[1], r->rdx = a[2];
-		r->rsi = a[3], r->rdi = a[4], r->rbp = a[5];
-	}
+	arch_syscall_setup(p->arch, r, p->xol_sysinsn, nr, a);
 }
 
 /*
@@ -154,7 +137,7 @@ static void set_syscall_regs(struct uproc *p, struct user_regs_struct *r, long n
 static int inject_start(struct uthread *th, long nr, const uint64_t args[6], uint64_t near)
 {
 	struct xol_inject *inj;
-	struct user_regs_struct r;
+	arch_gp_t r;
 	int err;
 
 	if (!th->user_stop)
@@ -163,14 +146,17 @@ static int inject_start(struct uthread *th, long nr, const uint64_t args[6], uin
 	inj = calloc(1, sizeof(*inj));
 	if (!inj)
 		return -ENOMEM;
-	if (ptrace(PTRACE_GETREGS, th->tid, 0L, &inj->regs) < 0)
+	if ((err = regs_gp_get(th->p->arch, th->tid, &inj->regs)) < 0)
 		goto fail;
 	r = inj->regs;
 	set_syscall_regs(th->p, &r, nr, args);
-	if (ptrace(PTRACE_SETREGS, th->tid, 0L, &r) < 0)
+	if ((err = regs_gp_set(th->p->arch, th->tid, &r)) < 0)
 		goto fail;
-	if (ptrace(PTRACE_SYSCALL, th->tid, 0L, 0L) < 0)
-		goto restore;
+	if (ptrace(PTRACE_SYSCALL, th->tid, 0L, 0L) < 0) {
+		err = -errno;
+		regs_gp_set(th->p->arch, th->tid, &inj->regs);
+		goto fail;
+	}
 	inj->nr = nr;
 	inj->hint = args[0];
 	inj->len = args[1];
@@ -179,12 +165,7 @@ static int inject_start(struct uthread *th, long nr, const uint64_t args[6], uin
 	th->stopped = false;
 	regs_invalidate(th);
 	return 0;
-restore:
-	err = errno;
-	ptrace(PTRACE_SETREGS, th->tid, 0L, &inj->regs);
-	errno = err;
 fail:
-	err = -errno;
 	free(inj);
 	regs_invalidate(th);
 	return err;
@@ -253,13 +234,12 @@ static bool dontfork_start(struct uthread *th, struct xol_inject *inj, uint64_t 
 {
 	struct uproc *p = th->p;
 	uint64_t args[6] = {addr, inj->len, MADV_DONTFORK};
-	struct user_regs_struct r = inj->regs;
+	arch_gp_t r = inj->regs;
 
-	set_syscall_regs(p, &r, is64(p) ? NR_MADVISE_64 : NR_MADVISE_32, args);
-	if (ptrace(PTRACE_SETREGS, th->tid, 0L, &r) < 0 ||
-	    ptrace(PTRACE_SYSCALL, th->tid, 0L, 0L) < 0)
+	set_syscall_regs(p, &r, p->arch->nr_madvise, args);
+	if (regs_gp_set(p->arch, th->tid, &r) < 0 || ptrace(PTRACE_SYSCALL, th->tid, 0L, 0L) < 0)
 		return false;
-	inj->nr = is64(p) ? NR_MADVISE_64 : NR_MADVISE_32;
+	inj->nr = p->arch->nr_madvise;
 	inj->hint = addr;
 	inj->entered = false;
 	th->stopped = false;
@@ -277,7 +257,7 @@ bool xol_inject_stop(struct uthread *th, int status)
 {
 	struct xol_inject *inj = th->xol_inj;
 	struct uproc *p = th->p;
-	struct user_regs_struct r;
+	arch_gp_t r;
 	int event = (unsigned)status >> 16;
 	bool sysstop = WSTOPSIG(status) == (SIGTRAP | 0x80) && !event;
 	bool ours;
@@ -288,18 +268,17 @@ bool xol_inject_stop(struct uthread *th, int status)
 		th->stopped = false;
 		return true;
 	}
-	/* both syscall instructions are two bytes long */
-	ours = sysstop && ptrace(PTRACE_GETREGS, th->tid, 0L, &r) == 0 &&
-	       r.rip == p->xol_sysinsn + 2;
-	if (ours && inj->nr == (is64(p) ? NR_MADVISE_64 : NR_MADVISE_32) && r.rax == 0)
+	ours = sysstop && regs_gp_get(p->arch, th->tid, &r) == 0 &&
+	       arch_gp_pc(p->arch, &r) == p->xol_sysinsn + p->arch->sys_insn_len;
+	if (ours && inj->nr == p->arch->nr_madvise && arch_syscall_result(p->arch, &r) == 0)
 		page_dontfork(p, inj->hint);
-	if (ours && inj->nr == (is64(p) ? NR_MMAP_64 : NR_MMAP2_32) &&
-	    mapped(p, inj, is64(p) ? r.rax : (uint32_t)r.rax) &&
-	    dontfork_start(th, inj, is64(p) ? r.rax : (uint32_t)r.rax))
+	if (ours && inj->nr == p->arch->nr_mmap &&
+	    mapped(p, inj, arch_syscall_result(p->arch, &r)) &&
+	    dontfork_start(th, inj, arch_syscall_result(p->arch, &r)))
 		return true;
 	th->xol_inj = NULL;
 	mapping_over(p);
-	ptrace(PTRACE_SETREGS, th->tid, 0L, &inj->regs);
+	regs_gp_set(p->arch, th->tid, &inj->regs);
 	if (sysstop) /* our syscall's exit: user mode next, as from the stop it was lent at */
 		th->user_stop = true;
 	th->sig_stop = !event;
@@ -328,7 +307,7 @@ static bool map_page_near(struct uthread *th, uint64_t addr)
 	}
 	if (!is64(p))
 		args[4] = (uint32_t)-1;
-	return inject_start(th, is64(p) ? NR_MMAP_64 : NR_MMAP2_32, args, addr) == 0;
+	return inject_start(th, p->arch->nr_mmap, args, addr) == 0;
 }
 
 static void slot_free(struct uthread *th)
@@ -445,7 +424,7 @@ enum xol_result xol_need_region(struct uthread *th, uint64_t len, bool exec, uin
 	}
 	if (!p->xol_sysinsn)
 		p->xol_sysinsn = find_sysinsn(p);
-	if (!p->xol_sysinsn || !is64(p) || inject_start(th, NR_MMAP_64, args, 0) < 0)
+	if (!p->xol_sysinsn || !is64(p) || inject_start(th, p->arch->nr_mmap, args, 0) < 0)
 		return XOL_NO;
 	th->xol_inj->region = where;
 	p->xol_mapping = true;
@@ -474,6 +453,8 @@ enum xol_result xol_start(struct uthread *th, uint64_t addr)
 
 	if (!p->t->xol || p->xol_off)
 		return fallback(p, "off");
+	if (!p->arch->xol)
+		return fallback(p, "arch"); /* no relocation for this CPU yet: in place */
 	if (!bp || bp_is_moribund(p, addr))
 		return XOL_NO;
 	if (bp->patch && bp->patch->applied)
@@ -642,14 +623,14 @@ void xol_fork_child(struct uproc *p, pid_t child)
 {
 	for (struct xol_page *pg = p->xol_pages; pg; pg = pg->next) {
 		uint64_t args[6] = {pg->addr, pg->len};
-		struct user_regs_struct saved, r;
+		arch_gp_t saved, r;
 		int status = 0;
 
-		if (pg->dontfork || ptrace(PTRACE_GETREGS, child, 0L, &saved) < 0)
+		if (pg->dontfork || regs_gp_get(p->arch, child, &saved) < 0)
 			continue;
 		r = saved;
-		set_syscall_regs(p, &r, is64(p) ? NR_MUNMAP_64 : NR_MUNMAP_32, args);
-		if (ptrace(PTRACE_SETREGS, child, 0L, &r) < 0)
+		set_syscall_regs(p, &r, p->arch->nr_munmap, args);
+		if (regs_gp_set(p->arch, child, &r) < 0)
 			continue;
 		for (int stop = 0; stop < 2; stop++) { /* its entry, its exit */
 			if (ptrace(PTRACE_SYSCALL, child, 0L, 0L) < 0)
@@ -660,7 +641,7 @@ void xol_fork_child(struct uproc *p, pid_t child)
 				break;
 		}
 		if (WIFSTOPPED(status))
-			ptrace(PTRACE_SETREGS, child, 0L, &saved);
+			regs_gp_set(p->arch, child, &saved);
 	}
 }
 
@@ -728,7 +709,7 @@ void xol_release(struct uproc *p)
 
 		p->xol_pages = pg->next;
 		free(pg);
-		inject_sync(via, is64(p) ? NR_MUNMAP_64 : NR_MUNMAP_32, args);
+		inject_sync(via, p->arch->nr_munmap, args);
 	}
 }
 

@@ -290,7 +290,7 @@ static void parse_annex(const char *annex, uint64_t *start, uint64_t *prev, uint
 
 int gdb_libraries_svr4_xml(struct engine *e, const char *annex, struct buf *out)
 {
-	struct svr4 sv = {.e = e, .ptr = engine_arch(e)->kind == ARCH_I386 ? 4 : 8};
+	struct svr4 sv = {.e = e, .ptr = engine_arch(e)->ptr_size};
 	uint64_t start, prev, lmid, phdr, phnum, dyn, dyn_size = 0, r_debug;
 	struct buf libs;
 	int ret;

@@ -11,8 +11,6 @@
 
 #include <string.h>
 
-static const char *const expedited[] = {"rbp", "rsp", "rip", "ebp", "esp", "eip"};
-
 static void put_expedited(struct engine *e, pid_t tid, struct buf *b)
 {
 	const struct arch_desc *d = engine_arch(e);
@@ -22,14 +20,12 @@ static void put_expedited(struct engine *e, pid_t tid, struct buf *b)
 	if (engine_regs_of(e, tid, ARCH_RS_GP, &r) < 0) /* frame registers: no vector state */
 		return;
 	for (int i = 0; i < d->nregs; i++) {
-		for (size_t k = 0; k < sizeof(expedited) / sizeof(expedited[0]); k++) {
-			if (strcmp(d->regs[i].name, expedited[k]) ||
-			    arch_reg_read(d, r, i, val) < 0)
-				continue;
-			buf_printf(b, "%02x:", i);
-			buf_hex(b, val, d->regs[i].size);
-			buf_putc(b, ';');
-		}
+		if ((i != d->fp_regno && i != d->sp_regno && i != d->pc_regno) ||
+		    arch_reg_read(d, r, i, val) < 0)
+			continue;
+		buf_printf(b, "%02x:", i);
+		buf_hex(b, val, d->regs[i].size);
+		buf_putc(b, ';');
 	}
 }
 

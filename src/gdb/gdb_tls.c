@@ -12,8 +12,9 @@
  * libc.so.6's .dynsym, or in a static program's .symtab. Each process
  * keeps its own answers (struct gdb_tls in struct gdb_proc).
  *
- * x86-64 only: the thread pointer is fs_base. An i386 program's is the
- * base of its gs segment in the GDT, which the engine does not expose.
+ * The thread pointer comes from arch_thread_pointer (x86-64: fs_base; an
+ * i386 program's is the base of its gs segment in the GDT, which the
+ * engine does not expose).
  */
 #include "gdb_int.h"
 
@@ -284,14 +285,13 @@ static int tls_address(struct gdb_proc *pr, pid_t tid, uint64_t offset, uint64_t
 	uint64_t modid = 1, tp, base;
 	int err;
 
-	if (engine_arch(pr->e)->kind != ARCH_AMD64)
-		return -EOPNOTSUPP;
 	if ((t->known & TLS_REQUIRED) != TLS_REQUIRED)
 		return -ENOENT;
 	err = engine_regs(pr->e, tid, &r);
+	if (!err)
+		err = arch_thread_pointer(engine_arch(pr->e), r, &tp);
 	if (err)
 		return err;
-	tp = r->gp.fs_base;
 	if (!tp)
 		return -EAGAIN; /* libc has not set the thread up yet */
 	if (lm && (err = read_sym_field(pr->e, t, TLS_MODID, lm, &modid)))

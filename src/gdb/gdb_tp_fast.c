@@ -131,36 +131,6 @@ void tp_fast_drain(struct tp_exp *x)
 		engine_trace_drain(x->e);
 }
 
-static void gp_of(struct user_regs_struct *g, const uint64_t *v)
-{
-	*g = (struct user_regs_struct){.rax = v[0],
-				       .rbx = v[1],
-				       .rcx = v[2],
-				       .rdx = v[3],
-				       .rsi = v[4],
-				       .rdi = v[5],
-				       .rbp = v[6],
-				       .rsp = v[7],
-				       .r8 = v[8],
-				       .r9 = v[9],
-				       .r10 = v[10],
-				       .r11 = v[11],
-				       .r12 = v[12],
-				       .r13 = v[13],
-				       .r14 = v[14],
-				       .r15 = v[15],
-				       .rip = v[16],
-				       .eflags = v[17],
-				       .cs = v[18],
-				       .ss = v[19],
-				       .ds = v[20],
-				       .es = v[21],
-				       .fs = v[22],
-				       .gs = v[23],
-				       .fs_base = v[24],
-				       .gs_base = v[25]};
-}
-
 /*
  * The 'g' block of an agent's frame: the registers it has not (vectors,
  * x87) zero, the same in every frame: made once, with where in it each
@@ -182,14 +152,14 @@ static int fast_template(struct tp_exp *x)
 	x->fast_nregs = 0;
 	for (int i = 0; i < d->nregs; i++) {
 		size_t n = d->regs[i].size;
-		uint64_t v[26] = {0};
+		uint64_t v[ARCH_AGENT_REGS] = {0};
 
-		gp_of(&regs.gp, v);
+		arch_gp_of_agent(&regs.gp, v);
 		if (arch_reg_read(d, &regs, i, x->fast_g + off) < 0)
 			memset(x->fast_g + off, 0, n);
-		for (unsigned k = 0; k < 26 && n <= 8; k++) {
+		for (unsigned k = 0; k < ARCH_AGENT_REGS && n <= 8; k++) {
 			v[k] = 0x0102030405060708ULL;
-			gp_of(&regs.gp, v);
+			arch_gp_of_agent(&regs.gp, v);
 			v[k] = 0;
 			if (arch_reg_read(d, &regs, i, other) < 0 ||
 			    !memcmp(other, x->fast_g + off, n))

@@ -23,7 +23,9 @@ static const struct xlat map_types[] = {
 static const struct xlat map_flags[] = {
 	XV(MAP_FIXED),
 	XV(MAP_ANONYMOUS),
+#ifdef MAP_32BIT /* x86 only */
 	XV(MAP_32BIT),
+#endif
 	XV(MAP_GROWSDOWN),
 	XV(MAP_DENYWRITE),
 	XV(MAP_EXECUTABLE),

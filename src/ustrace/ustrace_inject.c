@@ -177,10 +177,8 @@ void ust_inject_entry(const struct ust_inject *inj, struct ust_inject_state *st,
 	if (!r->error && !r->has_retval)
 		return;
 	/* no such syscall: the kernel skips it, and the exit is ours to fill in */
-	if (engine_regs(e, tid, &regs) == 0) {
-		regs->gp.orig_rax = (unsigned long long)-1;
-		engine_regs_store(e, tid, ARCH_RS_GP);
-	}
+	if (engine_regs(e, tid, &regs) == 0)
+		engine_regs_store(e, tid, arch_syscall_skip(engine_arch(e), regs));
 }
 
 bool ust_inject_exit(struct ust_inject_state *st, struct engine *e, pid_t tid, int64_t *ret)
@@ -196,8 +194,8 @@ bool ust_inject_exit(struct ust_inject_state *st, struct engine *e, pid_t tid, i
 	pd->tid = 0;
 	if ((r->error || r->has_retval) && engine_regs(e, tid, &regs) == 0) {
 		*ret = r->error ? -r->error : r->retval;
-		regs->gp.rax = (unsigned long long)*ret;
-		changed = engine_regs_store(e, tid, ARCH_RS_GP) == 0;
+		changed = engine_regs_store(e, tid,
+					    arch_set_syscall_ret(engine_arch(e), regs, *ret)) == 0;
 	}
 	if (r->signal)
 		engine_observe_signal(e, tid, r->signal);

@@ -67,44 +67,66 @@ const char *trace(void)
 	return out;
 }
 
+/* x86: DR0-DR7 are user-area words; DR6 (the status) is the seventh. */
 static int dr_index(unsigned long off)
 {
-	unsigned long base = offsetof(struct user, u_debugreg);
+	long st = arch_dr_status_off();
+	unsigned long base = (unsigned long)st - 6 * sizeof(long);
 
-	if (off < base || off >= base + 8 * sizeof(long) || (off - base) % sizeof(long))
+	if (st < 0 || off < base || off >= base + 8 * sizeof(long) || (off - base) % sizeof(long))
 		return -1;
 	return (int)((off - base) / sizeof(long));
 }
 
+/* The six argument registers of a syscall at its entry. */
+static void syscall_args(const arch_gp_t *g, uint64_t a[6])
+{
+#if defined(__x86_64__)
+	a[0] = g->rdi, a[1] = g->rsi, a[2] = g->rdx;
+	a[3] = g->r10, a[4] = g->r8, a[5] = g->r9;
+#elif defined(__aarch64__)
+	for (int i = 0; i < 6; i++)
+		a[i] = g->regs[i];
+#endif
+}
+
 /*
- * A syscall-stop's PTRACE_GET_SYSCALL_INFO: the entry of the syscall in
- * orig_rax with its six argument registers, or its exit with rax.
+ * A syscall-stop's PTRACE_GET_SYSCALL_INFO: the entry of the syscall (its
+ * number and six arguments), or its exit with the return value.
  */
 static long syscall_info(const struct fthread *k, size_t size, struct __ptrace_syscall_info *info)
 {
-	const struct user_regs_struct *r = &k->regs;
+	static struct arch_regs r;
+	const struct arch_desc *d = arch_native();
 
 	if (size < sizeof(*info))
 		return -1;
 	memset(info, 0, sizeof(*info));
-	info->arch = AUDIT_ARCH_X86_64;
-	info->instruction_pointer = r->rip;
-	info->stack_pointer = r->rsp;
+	r.gp = k->regs;
+	info->arch = arch_abis[0].audit_arch;
+	info->instruction_pointer = arch_gp_pc(d, &k->regs);
+	info->stack_pointer = arch_sp(d, &r);
 	if (k->in_syscall) {
 		info->op = PTRACE_SYSCALL_INFO_ENTRY;
-		info->entry.nr = r->orig_rax;
-		info->entry.args[0] = r->rdi;
-		info->entry.args[1] = r->rsi;
-		info->entry.args[2] = r->rdx;
-		info->entry.args[3] = r->r10;
-		info->entry.args[4] = r->r8;
-		info->entry.args[5] = r->r9;
+		info->entry.nr = (uint64_t)arch_syscall_nr(d, &r);
+		syscall_args(&k->regs, info->entry.args);
 	} else {
 		info->op = PTRACE_SYSCALL_INFO_EXIT;
-		info->exit.rval = (int64_t)r->rax;
-		info->exit.is_error = (int64_t)r->rax < 0 && (int64_t)r->rax >= -4095;
+		info->exit.rval = (int64_t)arch_syscall_result(d, &k->regs);
+		info->exit.is_error = info->exit.rval < 0 && info->exit.rval >= -4095;
 	}
 	return (long)sizeof(*info);
+}
+
+/* arm64: NT_ARM_HW_BREAK (slots 0-3) and NT_ARM_HW_WATCH (4-7), struct user_hwdebug_state. */
+static void hw_regset(struct fthread *k, unsigned long note, const struct iovec *iov)
+{
+	int lo = note == NT_ARM_HW_BREAK ? 0 : 4;
+
+	for (size_t i = 0; i < 4 && 8 + (i + 1) * 16 <= iov->iov_len; i++) {
+		memcpy(&k->hwa[lo + i], (const uint8_t *)iov->iov_base + 8 + i * 16, 8);
+		memcpy(&k->hwc[lo + i], (const uint8_t *)iov->iov_base + 8 + i * 16 + 8, 4);
+	}
 }
 
 long ptrace(enum __ptrace_request req, ...)
@@ -115,6 +137,7 @@ long ptrace(enum __ptrace_request req, ...)
 	void *data;
 	struct fthread *k;
 	struct iovec *iov;
+	const struct arch_desc *d;
 	int i, dr;
 
 	va_start(ap, req);
@@ -130,6 +153,7 @@ long ptrace(enum __ptrace_request req, ...)
 		return -1;
 	}
 	k = &kt[i];
+	d = arch_native();
 	if (req == PTRACE_INTERRUPT) {
 		trace_add('i', i, 0);
 		if (k->running)
@@ -140,6 +164,15 @@ long ptrace(enum __ptrace_request req, ...)
 		violation("thread is not in a ptrace-stop", req, tid);
 		errno = ESRCH;
 		return -1;
+	}
+	/* a CPU whose general registers have requests of their own (x86's GETREGS) */
+	if (!d->gp_note && (long)req == d->gp_get) {
+		memcpy(data, &k->regs, sizeof(k->regs));
+		return 0;
+	}
+	if (!d->gp_note && (long)req == d->gp_set) {
+		memcpy(&k->regs, data, sizeof(k->regs));
+		return 0;
 	}
 	switch ((int)req) {
 	case PTRACE_CONT:
@@ -154,12 +187,6 @@ long ptrace(enum __ptrace_request req, ...)
 	case PTRACE_DETACH:
 		trace_add('d', i, (long)data);
 		k->alive = false;
-		return 0;
-	case PTRACE_GETREGS:
-		memcpy(data, &k->regs, sizeof(k->regs));
-		return 0;
-	case PTRACE_SETREGS:
-		memcpy(&k->regs, data, sizeof(k->regs));
 		return 0;
 	case PTRACE_GETSIGINFO:
 		memcpy(data, &k->si, sizeof(k->si));
@@ -180,9 +207,14 @@ long ptrace(enum __ptrace_request req, ...)
 		return 0;
 	case PTRACE_GETREGSET:
 		iov = data;
-		if (addr == NT_X86_XSTATE && iov->iov_len >= XSTATE_SIZE) {
-			memset(iov->iov_base, 0, XSTATE_SIZE);
-			iov->iov_len = XSTATE_SIZE;
+		if (d->tls_note && addr == d->tls_note && iov->iov_len >= 8) {
+			memset(iov->iov_base, 0, 8); /* the thread pointer: not set up */
+			iov->iov_len = 8;
+			return 0;
+		}
+		if (addr == d->ext_note && iov->iov_len >= EXT_SIZE) {
+			memset(iov->iov_base, 0, EXT_SIZE);
+			iov->iov_len = EXT_SIZE;
 			return 0;
 		}
 		if (addr == NT_PRSTATUS && iov->iov_len >= sizeof(k->regs)) {
@@ -192,6 +224,11 @@ long ptrace(enum __ptrace_request req, ...)
 		}
 		break;
 	case PTRACE_SETREGSET:
+		iov = data;
+		if (addr == NT_PRSTATUS && iov->iov_len == sizeof(k->regs))
+			memcpy(&k->regs, iov->iov_base, sizeof(k->regs));
+		if (addr == NT_ARM_HW_BREAK || addr == NT_ARM_HW_WATCH)
+			hw_regset(k, addr, iov);
 		return 0;
 	case PTRACE_GETEVENTMSG:
 		*(unsigned long *)data = 0;
@@ -201,7 +238,7 @@ long ptrace(enum __ptrace_request req, ...)
 			return 0;
 		memset(data, 0, sizeof(siginfo_t));
 		((siginfo_t *)data)->si_signo = k->trap_pending ? SIGTRAP : k->queued;
-		((siginfo_t *)data)->si_code = k->trap_pending ? SI_KERNEL : SI_TKILL;
+		((siginfo_t *)data)->si_code = k->trap_pending ? ARCH_TRAP_SI_CODE : SI_TKILL;
 		return 1;
 	case PTRACE_GETSIGMASK:
 		if ((size_t)addr != sizeof(k->blocked))
@@ -324,6 +361,47 @@ int raw_byte(uint64_t addr)
 	return pread(memfd, &b, 1, (off_t)addr) == 1 ? b : -1;
 }
 
+bool raw_trap(uint64_t addr)
+{
+	const struct arch_desc *d = arch_native();
+	uint8_t b[16];
+
+	return pread(memfd, b, d->trap_len, (off_t)addr) == (ssize_t)d->trap_len &&
+	       !memcmp(b, d->trap_insn, d->trap_len);
+}
+
+bool have_debug_regs(void)
+{
+	struct arch_dregs dr = {0};
+
+	return arch_dr_insert(&dr, ARCH_DR_WRITE, DATA, 8) == 0;
+}
+
+uint64_t k_pc(int i)
+{
+	return arch_gp_pc(arch_native(), &kt[i].regs);
+}
+
+void k_set_pc(int i, uint64_t pc)
+{
+	static struct arch_regs r;
+
+	r.gp = kt[i].regs;
+	arch_set_pc(arch_native(), &r, pc);
+	kt[i].regs = r.gp;
+}
+
+uint64_t k_reg(int i, int regno)
+{
+	static struct arch_regs r;
+	uint64_t v = 0;
+
+	r.gp = kt[i].regs;
+	if (arch_native()->regs[regno].size <= sizeof(v))
+		arch_reg_read(arch_native(), &r, regno, (uint8_t *)&v);
+	return v;
+}
+
 int view_byte(struct engine *e, uint64_t addr)
 {
 	uint8_t b;
@@ -373,7 +451,7 @@ const char *setup(void)
 		abort();
 	for (int i = 1; i <= NTHREADS; i++) {
 		kt[i].alive = true;
-		kt[i].regs.rip = START_PC;
+		k_set_pc(i, START_PC);
 		uthread_add(p, TID(i))->stopped = true;
 	}
 	A = engine_make(&ra, "A");
@@ -446,15 +524,15 @@ void set_si(int i, int sig, int code)
 /* Thread i executes the int3 at addr. */
 void k_int3(int i, uint64_t addr)
 {
-	kt[i].regs.rip = addr + 1;
-	set_si(i, SIGTRAP, SI_KERNEL);
+	k_set_pc(i, addr + ARCH_TRAP_PC_ADV);
+	set_si(i, SIGTRAP, ARCH_TRAP_SI_CODE);
 	k_status(i, W_STOPCODE(SIGTRAP));
 }
 
 /* Thread i finishes a single-step over a one-byte instruction. */
 void k_step(int i)
 {
-	kt[i].regs.rip++;
+	k_set_pc(i, k_pc(i) + arch_native()->trap_len);
 	kt[i].dr[6] |= DR6_BS;
 	set_si(i, SIGTRAP, TRAP_TRACE);
 	k_status(i, W_STOPCODE(SIGTRAP));
@@ -488,9 +566,39 @@ void k_intr_all(void)
 /* Debug-register trap of thread i: dr6 bits B0..B3. */
 void k_watch(int i, unsigned long dr6)
 {
-	kt[i].dr[6] = dr6;
+	int slot = __builtin_ctzl(dr6 | 0x100) & 7;
+
 	set_si(i, SIGTRAP, TRAP_HWBKPT);
+	if (arch_dr_status_off() >= 0) {
+		kt[i].dr[6] = dr6;
+	} else if (slot < 4) { /* arm64: the first byte the watchpoint's slot watches */
+		uint32_t bas = (kt[i].hwc[4 + slot] >> 5) & 0xff;
+
+		kt[i].si.si_addr =
+			(void *)(uintptr_t)(kt[i].hwa[4 + slot] + __builtin_ctz(bas | 0x100));
+	}
 	k_status(i, W_STOPCODE(SIGTRAP));
+}
+
+bool k_dr_watching(int i, int slot, uint64_t addr)
+{
+	if (arch_dr_status_off() >= 0)
+		return kt[i].dr[slot] == addr && (kt[i].dr[7] & (1ul << (2 * slot)));
+	return (kt[i].hwc[4 + slot] & 1) && kt[i].hwa[4 + slot] == (addr & ~7ull);
+}
+
+bool k_dr_clear(int i)
+{
+	bool clear = !kt[i].dr[7] && !kt[i].dr[0] && !kt[i].dr[1];
+
+	for (int s = 0; s < 8; s++)
+		clear = clear && !(kt[i].hwc[s] & 1);
+	return clear;
+}
+
+bool k_dr_status_clear(int i)
+{
+	return !(kt[i].dr[6] & 0xf);
 }
 
 /* Thread i is gone with this wait status (W_EXITCODE, or a signal number). */

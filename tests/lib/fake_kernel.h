@@ -28,32 +28,35 @@
 #include "engine/engine_int.h"
 
 /* Above PID_MAX_LIMIT: uproc_new() can never open a real /proc/PID/mem. */
-#define PID	    5000000
-#define NTHREADS    3
-#define TID(i)	    (PID + (i)-1)
-#define TEXT	    0x401000ull
-#define TEXT_LEN    256
-#define BP_X	    (TEXT + 0x10)
-#define BP_Y	    (TEXT + 0x20)
-#define NOT_A_BP    (TEXT + 0x30)
-#define START_PC    (TEXT + 0x80)
-#define DATA	    0x601000ull
-#define DR6_BS	    0x4000ul
-#define EVENT_STOP  (W_STOPCODE(SIGTRAP) | (PTRACE_EVENT_STOP << 16))
-#define XSTATE_SIZE 1088
+#define PID	   5000000
+#define NTHREADS   3
+#define TID(i)	   (PID + (i)-1)
+#define TEXT	   0x401000ull
+#define TEXT_LEN   256
+#define BP_X	   (TEXT + 0x10)
+#define BP_Y	   (TEXT + 0x20)
+#define NOT_A_BP   (TEXT + 0x30)
+#define START_PC   (TEXT + 0x80)
+#define DATA	   0x601000ull
+#define DR6_BS	   0x4000ul
+#define EVENT_STOP (W_STOPCODE(SIGTRAP) | (PTRACE_EVENT_STOP << 16))
+/* The vector regset's size: x86's XSAVE with AVX, arm64's FPSIMD (all of it). */
+#define EXT_SIZE (ARCH_EXT_MAX < 1088 ? ARCH_EXT_MAX : 1088)
 
 /* ---- the fake kernel ---- */
 
 struct fthread {
 	bool alive;
 	bool running;
-	bool intr;	   /* PTRACE_INTERRUPT pending */
-	bool trap_pending; /* an int3's SIGTRAP not yet delivered (PTRACE_PEEKSIGINFO) */
-	int queued;	   /* a signal on the thread's own queue (PTRACE_PEEKSIGINFO) ... */
-	uint64_t blocked;  /* ... and its blocked mask (PTRACE_GETSIGMASK) */
-	bool in_syscall;   /* its last syscall-stop was an entry (PTRACE_GET_SYSCALL_INFO) */
-	struct user_regs_struct regs;
-	unsigned long dr[8];
+	bool intr;	     /* PTRACE_INTERRUPT pending */
+	bool trap_pending;   /* an int3's SIGTRAP not yet delivered (PTRACE_PEEKSIGINFO) */
+	int queued;	     /* a signal on the thread's own queue (PTRACE_PEEKSIGINFO) ... */
+	uint64_t blocked;    /* ... and its blocked mask (PTRACE_GETSIGMASK) */
+	bool in_syscall;     /* its last syscall-stop was an entry (PTRACE_GET_SYSCALL_INFO) */
+	arch_gp_t regs;	     /* k_pc(), k_set_pc(), k_reg() read and write it */
+	unsigned long dr[8]; /* x86: DR0-DR7 (PTRACE_POKEUSER) */
+	uint64_t hwa[8];     /* arm64: NT_ARM_HW_BREAK slots 0-3, NT_ARM_HW_WATCH 4-7 */
+	uint32_t hwc[8];     /* ... their control words */
 	siginfo_t si;
 };
 
@@ -94,6 +97,14 @@ struct uthread *th(int i);
 uint8_t text_byte(uint64_t addr);
 /* The byte in the tracee's memory, and as engine e sees it. */
 int raw_byte(uint64_t addr);
+/* Does the tracee's memory hold the CPU's breakpoint instruction at addr? */
+bool raw_trap(uint64_t addr);
+/* Has the CPU debug registers the engine can use (arm64: not yet)? */
+bool have_debug_regs(void);
+/* Thread i's pc, set; its register regno (gdb's number; up to 8 bytes). */
+uint64_t k_pc(int i);
+void k_set_pc(int i, uint64_t pc);
+uint64_t k_reg(int i, int regno);
 int view_byte(struct engine *e, uint64_t addr);
 /* Hand ready reports to the engines, as the daemon's event loop does. */
 void poll_reports(void);
@@ -106,17 +117,21 @@ bool is_stop(const struct rec *r, int n, enum engine_stop_kind kind, int i, int 
 
 void k_status(int i, int status);
 void set_si(int i, int sig, int code);
-/* Thread i executes the int3 at addr. */
+/* Thread i executes the breakpoint instruction at addr (x86: int3, the pc past it). */
 void k_int3(int i, uint64_t addr);
-/* Thread i finishes a single-step over a one-byte instruction. */
+/* Thread i finishes a single-step over an instruction as long as a breakpoint. */
 void k_step(int i);
 /* Signal-delivery-stop of thread i for sig, sent by kill(). */
 void k_signal(int i, int sig);
 /* Thread i stops for our PTRACE_INTERRUPT; k_intr_all(): every one. */
 void k_intr(int i);
 void k_intr_all(void);
-/* Debug-register trap of thread i: dr6 bits B0..B3. */
+/* Debug-register trap of thread i: dr6 bits B0..B3 (arm64: that watchpoint slot's address). */
 void k_watch(int i, unsigned long dr6);
+/* Does thread i watch addr in watchpoint slot slot; no slot at all; its status clear (x86 DR6)? */
+bool k_dr_watching(int i, int slot, uint64_t addr);
+bool k_dr_clear(int i);
+bool k_dr_status_clear(int i);
 /* Thread i is gone with this wait status (W_EXITCODE, or a signal number). */
 void k_die(int i, int status);
 

@@ -109,12 +109,12 @@ static void test_breakpoint_owners(void)
 	diag("breakpoints: who hears an int3");
 	setup();
 	is_int(engine_bp_insert(A, ENGINE_BP_SW, BP_X, 1), 0, "A inserts a breakpoint at X");
-	is_int(raw_byte(BP_X), 0xcc, "  int3 in memory");
+	ok(raw_trap(BP_X), "  int3 in memory");
 	is_int(view_byte(B, BP_X), text_byte(BP_X), "  B reads the original byte there");
 	is_int(view_byte(A, BP_X), text_byte(BP_X), "  so does A");
 
 	k_int3(2, BP_X);
-	is_int(kt[2].regs.rip, BP_X, "T2 hits X: its pc is rewound onto the breakpoint");
+	is_int(k_pc(2), BP_X, "T2 hits X: its pc is rewound onto the breakpoint");
 	is_str(trace(), "i1 i3", "  the other threads are stopped for the report");
 	poll_reports();
 	is_int(ra.n, 0, "  no report before they are");
@@ -130,7 +130,7 @@ static void test_breakpoint_owners(void)
 	setup();
 	is_int(engine_bp_insert(A, ENGINE_BP_SW, BP_X, 1), 0, "A and B both insert X");
 	is_int(engine_bp_insert(B, ENGINE_BP_SW, BP_X, 1), 0, "  (B)");
-	is_int(raw_byte(BP_X), 0xcc, "  one trap in memory");
+	ok(raw_trap(BP_X), "  one trap in memory");
 	is_int(view_byte(B, BP_X), text_byte(BP_X), "  reads show the original byte");
 	k_int3(3, BP_X);
 	is_str(trace(), "i1 i2", "T3 hits X: the others are stopped");
@@ -146,23 +146,23 @@ static void test_breakpoint_owners(void)
 	is_int(raw_byte(BP_X), text_byte(BP_X), "  the original byte is in memory meanwhile");
 	k_step(3);
 	is_str(trace(), "c1 c2 c3", "  step done: everyone runs");
-	is_int(raw_byte(BP_X), 0xcc, "  and the trap is back");
+	ok(raw_trap(BP_X), "  and the trap is back");
 	poll_reports();
 	ok(ra.n == 1 && rb.n == 1, "  the step over is reported to nobody");
 	is_int(engine_bp_remove(A, ENGINE_BP_SW, BP_X, 1), 0, "A removes X");
-	is_int(raw_byte(BP_X), 0xcc, "  B still owns it: the trap stays");
+	ok(raw_trap(BP_X), "  B still owns it: the trap stays");
 	is_int(engine_bp_remove(B, ENGINE_BP_SW, BP_X, 1), 0, "B removes X");
 	is_int(raw_byte(BP_X), text_byte(BP_X), "  last owner gone: original byte back");
 	is_int(engine_bp_remove(B, ENGINE_BP_SW, BP_X, 1), 0, "  removing it twice is fine");
 
 	k_int3(2, BP_X);
-	is_int(kt[2].regs.rip, BP_X, "T2 hits X just after its removal: pc rewound");
+	is_int(k_pc(2), BP_X, "T2 hits X just after its removal: pc rewound");
 	is_str(trace(), "c2", "  the hit is swallowed: T2 continues, nobody is stopped");
 	poll_reports();
 	ok(ra.n == 1 && rb.n == 1, "  no report");
 
 	k_int3(2, NOT_A_BP);
-	is_int(kt[2].regs.rip, NOT_A_BP + 1,
+	is_int(k_pc(2), NOT_A_BP + ARCH_TRAP_PC_ADV,
 	       "an int3 that is nobody's breakpoint: pc left after it");
 	is_str(trace(), "i1 i3", "  it is a SIGTRAP: the others are stopped");
 	k_intr_all();
@@ -184,7 +184,7 @@ static void test_interrupt_after_int3(void)
 	is_int(engine_bp_insert(A, ENGINE_BP_SW, BP_X, 1), 0, "A inserts a breakpoint at X");
 	k_int3(2, BP_X);
 	is_str(trace(), "i1 i3", "T2 hits X: the others are interrupted");
-	kt[3].regs.rip = BP_X + 1; /* T3 hit it too, its SIGTRAP still pending */
+	k_set_pc(3, BP_X + ARCH_TRAP_PC_ADV); /* T3 hit it too, its SIGTRAP still pending */
 	kt[3].trap_pending = true;
 	k_intr(3);
 	is_str(trace(), "c3", "  T3's interrupt stop with a trap pending: continued at once");
@@ -193,7 +193,7 @@ static void test_interrupt_after_int3(void)
 	is_int(ra.n, 0, "  no report while T3's trap is on its way");
 	kt[3].trap_pending = false;
 	k_int3(3, BP_X);
-	is_int(kt[3].regs.rip, BP_X, "  its SIGTRAP comes: pc rewound onto X");
+	is_int(k_pc(3), BP_X, "  its SIGTRAP comes: pc rewound onto X");
 	poll_reports();
 	ok(is_stop(&ra, 1, ENGINE_STOP_SWBREAK, 2, SIGTRAP), "  then the report (T2's hit)");
 	teardown();
@@ -216,7 +216,7 @@ static void test_attach_queued_signal(void)
 		struct uthread *t = uthread_add(p, TID(i));
 
 		kt[i].alive = true;
-		kt[i].regs.rip = START_PC;
+		k_set_pc(i, START_PC);
 		t->stopped = true;
 		t->attach_stop = true;
 	}
@@ -413,7 +413,7 @@ static void test_busy(void)
 	k_int3(1, BP_X);
 	is_str(trace(), "i2 i3", "T1 hits X again: the others are being stopped");
 	k_int3(3, BP_X);
-	is_int(kt[3].regs.rip, BP_X, "T3 hits X too, A is busy: T3's pc is rewound");
+	is_int(k_pc(3), BP_X, "T3 hits X too, A is busy: T3's pc is rewound");
 	ok(!th(3)->has_pending, "  and the hit dropped");
 	k_intr(2);
 	poll_reports();

@@ -107,6 +107,7 @@ static void img_init(struct img *im, enum arch_kind kind, bool with_debug)
 	im->ptr = kind == ARCH_I386 ? 4 : 8;
 	im->base = kind == ARCH_I386 ? 0x56555000 : 0x555555554000;
 	im->e.arch.kind = kind;
+	im->e.arch.ptr_size = (uint8_t)im->ptr;
 	im->mem = calloc(1, IMG_SIZE);
 	im->e.mem[0] = (struct region){im->base, IMG_SIZE, im->mem};
 	im->e.nmem = 1;

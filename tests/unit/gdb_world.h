@@ -122,12 +122,12 @@ struct gw_refusal {
 static inline void gw_refused(struct gdb_session *s, const struct gw_refusal *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		uint64_t pc = kt[1].regs.rip;
+		uint64_t pc = k_pc(1);
 
 		is_str(gw_ask(s, r[i].pkt), r[i].reply, "%s: %s", r[i].why,
 		       *r[i].reply ? r[i].reply : "the empty reply");
 		is_str(trace(), "", "  nothing resumed");
-		ok(kt[1].regs.rip == pc, "  no pc changed");
+		ok(k_pc(1) == pc, "  no pc changed");
 	}
 }
 

@@ -72,8 +72,8 @@ int main(void)
 	   "... nothing abbreviated");
 	is_int(PARSE("-e", "abbrev=!fstat", "prog"), 0, "-e abbrev=!fstat");
 	ok(trc_opt_in(o.trc.noabbrev, TRC_PERS_64, SYS_fstat) &&
-		   !trc_opt_in(o.trc.noabbrev, TRC_PERS_64, SYS_stat),
-	   "... fstat whole, stat abbreviated");
+		   !trc_opt_in(o.trc.noabbrev, TRC_PERS_64, SYS_newfstatat),
+	   "... fstat whole, newfstatat abbreviated");
 	is_int(PARSE("--no-abbrev", "-e", "verbose=none", "-e", "raw=%file", "prog"), 0,
 	       "--no-abbrev -e verbose=none -e raw=%%file");
 	ok(trc_opt_in(o.trc.noverbose, TRC_PERS_64, SYS_fstat) &&

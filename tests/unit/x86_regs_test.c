@@ -26,13 +26,13 @@ static uint64_t bv_of(const struct arch_regs *r)
 {
 	uint64_t bv;
 
-	memcpy(&bv, r->xsave + XS_BV, sizeof(bv));
+	memcpy(&bv, r->ext + XS_BV, sizeof(bv));
 	return bv;
 }
 
 static void set_bv(struct arch_regs *r, uint64_t bv)
 {
-	memcpy(r->xsave + XS_BV, &bv, sizeof(bv));
+	memcpy(r->ext + XS_BV, &bv, sizeof(bv));
 }
 
 static uint32_t rd32(const struct arch_desc *d, const struct arch_regs *r, const char *name)
@@ -58,8 +58,8 @@ static struct arch_regs *new_regs(void)
 {
 	struct arch_regs *r = calloc(1, sizeof(*r));
 
-	memset(r->xsave, 0xa5, sizeof(r->xsave));
-	r->xsave_len = 832;
+	memset(r->ext, 0xa5, sizeof(r->ext));
+	r->ext_len = 832;
 	set_bv(r, 7);
 	return r;
 }
@@ -149,7 +149,7 @@ static void test_round_trip(const struct arch_desc *d)
 			continue;
 		pattern(d, i, want);
 		ret = arch_reg_write(d, r, i, want);
-		if (ret != (gp ? (int)ARCH_RS_GP : (int)ARCH_RS_XSAVE)) {
+		if (ret != (gp ? (int)ARCH_RS_GP : (int)ARCH_RS_EXT)) {
 			diag("write %s returned %d", d->regs[i].name, ret);
 			rets = false;
 		}
@@ -200,38 +200,38 @@ static void test_amd64_layout(const struct arch_desc *d)
 
 	memset(b, 0x11, 16);
 	arch_reg_write(d, r, regno(d, "xmm0"), b);
-	is_mem(r->xsave + 160, 16, b, 16, "xmm0 at XSAVE offset 160");
+	is_mem(r->ext + 160, 16, b, 16, "xmm0 at XSAVE offset 160");
 	arch_reg_write(d, r, regno(d, "xmm15"), b);
-	is_mem(r->xsave + 160 + 15 * 16, 16, b, 16, "xmm15 at offset 400");
+	is_mem(r->ext + 160 + 15 * 16, 16, b, 16, "xmm15 at offset 400");
 	arch_reg_write(d, r, regno(d, "ymm0h"), b);
-	is_mem(r->xsave + 576, 16, b, 16, "ymm0h at offset 576");
+	is_mem(r->ext + 576, 16, b, 16, "ymm0h at offset 576");
 	arch_reg_write(d, r, regno(d, "ymm15h"), b);
-	is_mem(r->xsave + 576 + 15 * 16, 16, b, 16, "ymm15h at offset 816");
+	is_mem(r->ext + 576 + 15 * 16, 16, b, 16, "ymm15h at offset 816");
 	arch_reg_write(d, r, regno(d, "st0"), b);
-	is_mem(r->xsave + 32, 10, b, 10, "st0 at offset 32");
-	is_int(r->xsave[42], 0xa5, "  the slot's padding is untouched");
+	is_mem(r->ext + 32, 10, b, 10, "st0 at offset 32");
+	is_int(r->ext[42], 0xa5, "  the slot's padding is untouched");
 	arch_reg_write(d, r, regno(d, "st7"), b);
-	is_mem(r->xsave + 32 + 7 * 16, 10, b, 10, "st7 at offset 144");
+	is_mem(r->ext + 32 + 7 * 16, 10, b, 10, "st7 at offset 144");
 	wr32(d, r, "mxcsr", 0x1fa0);
-	is_mem(r->xsave + 24, 4, "\xa0\x1f\x00\x00", 4, "mxcsr at offset 24");
+	is_mem(r->ext + 24, 4, "\xa0\x1f\x00\x00", 4, "mxcsr at offset 24");
 	wr32(d, r, "fctrl", 0x127f);
-	is_mem(r->xsave + 0, 2, "\x7f\x12", 2, "fctrl at offset 0");
+	is_mem(r->ext + 0, 2, "\x7f\x12", 2, "fctrl at offset 0");
 	wr32(d, r, "fstat", 0x3800);
-	is_mem(r->xsave + 2, 2, "\x00\x38", 2, "fstat at offset 2");
+	is_mem(r->ext + 2, 2, "\x00\x38", 2, "fstat at offset 2");
 	wr32(d, r, "fop", 0xffff);
-	is_mem(r->xsave + 6, 2, "\xff\x07", 2, "fop at offset 6, 11 bits");
+	is_mem(r->ext + 6, 2, "\xff\x07", 2, "fop at offset 6, 11 bits");
 	is_int(rd32(d, r, "fop"), 0x7ff, "fop reads 11 bits");
-	memset(r->xsave + 6, 0xff, 2);
+	memset(r->ext + 6, 0xff, 2);
 	is_int(rd32(d, r, "fop"), 0x7ff, "fop ignores the upper 5 bits of the image");
 	wr32(d, r, "fioff", 0x08049000);
-	is_mem(r->xsave + 8, 4, "\x00\x90\x04\x08", 4, "fioff at offset 8");
+	is_mem(r->ext + 8, 4, "\x00\x90\x04\x08", 4, "fioff at offset 8");
 	wr32(d, r, "fiseg", 0x23);
-	is_mem(r->xsave + 12, 2, "\x23\x00", 2, "fiseg at offset 12");
+	is_mem(r->ext + 12, 2, "\x23\x00", 2, "fiseg at offset 12");
 	wr32(d, r, "fooff", 0x0804a000);
-	is_mem(r->xsave + 16, 4, "\x00\xa0\x04\x08", 4, "fooff at offset 16");
+	is_mem(r->ext + 16, 4, "\x00\xa0\x04\x08", 4, "fooff at offset 16");
 	wr32(d, r, "foseg", 0x2b);
-	is_mem(r->xsave + 20, 2, "\x2b\x00", 2, "foseg at offset 20");
-	memset(r->xsave + 12, 0xff, 4);
+	is_mem(r->ext + 20, 2, "\x2b\x00", 2, "foseg at offset 20");
+	memset(r->ext + 12, 0xff, 4);
 	is_int(rd32(d, r, "fiseg"), 0xffff, "fiseg reads 16 bits");
 	free(r);
 }
@@ -308,40 +308,40 @@ static void test_ftag(const struct arch_desc *d)
 	struct arch_regs *r = new_regs();
 
 	/* What finit; fld1; fldz; fldpi leaves (checked on a real CPU). */
-	memset(r->xsave + 32, 0, 128);
-	memcpy(r->xsave + 32, x87_pi, 10);
-	memcpy(r->xsave + 48, x87_zero, 10);
-	memcpy(r->xsave + 64, x87_one, 10);
-	r->xsave[2] = 0x00;
-	r->xsave[3] = 0x28; /* TOP = 5 */
-	r->xsave[4] = 0xe0; /* physical 5, 6, 7 in use */
+	memset(r->ext + 32, 0, 128);
+	memcpy(r->ext + 32, x87_pi, 10);
+	memcpy(r->ext + 48, x87_zero, 10);
+	memcpy(r->ext + 64, x87_one, 10);
+	r->ext[2] = 0x00;
+	r->ext[3] = 0x28; /* TOP = 5 */
+	r->ext[4] = 0xe0; /* physical 5, 6, 7 in use */
 	is_int(rd32(d, r, "ftag"), 0x13ff, "ftag: valid, zero, valid, rest empty");
 
-	memcpy(r->xsave + 48, x87_inf, 10);
+	memcpy(r->ext + 48, x87_inf, 10);
 	is_int(rd32(d, r, "ftag"), 0x23ff, "infinity is special");
-	memcpy(r->xsave + 48, x87_denorm, 10);
+	memcpy(r->ext + 48, x87_denorm, 10);
 	is_int(rd32(d, r, "ftag"), 0x23ff, "denormal is special");
-	memcpy(r->xsave + 48, x87_unnorm, 10);
+	memcpy(r->ext + 48, x87_unnorm, 10);
 	is_int(rd32(d, r, "ftag"), 0x23ff, "unnormal is special");
 
 	/* TOP = 0: ST(i) is physical register i. */
-	r->xsave[3] = 0;
-	r->xsave[4] = 0x01;
+	r->ext[3] = 0;
+	r->ext[4] = 0x01;
 	is_int(rd32(d, r, "ftag"), 0xfffc, "TOP 0, one valid register");
-	r->xsave[3] = 7 << 3; /* TOP = 7: ST(0) is physical 7, ST(1) physical 0 */
-	r->xsave[4] = 0x81;
-	memcpy(r->xsave + 32, x87_zero, 10);
-	memcpy(r->xsave + 48, x87_one, 10);
+	r->ext[3] = 7 << 3; /* TOP = 7: ST(0) is physical 7, ST(1) physical 0 */
+	r->ext[4] = 0x81;
+	memcpy(r->ext + 32, x87_zero, 10);
+	memcpy(r->ext + 48, x87_one, 10);
 	is_int(rd32(d, r, "ftag"), 0x7ffc, "TOP 7 wraps: phys 7 zero, phys 0 valid");
 
-	is_int(wr32(d, r, "ftag", 0x13ff), ARCH_RS_XSAVE, "write ftag");
-	is_int(r->xsave[4], 0xe0, "  abridged 0xe0");
+	is_int(wr32(d, r, "ftag", 0x13ff), ARCH_RS_EXT, "write ftag");
+	is_int(r->ext[4], 0xe0, "  abridged 0xe0");
 	wr32(d, r, "ftag", 0xffff);
-	is_int(r->xsave[4], 0x00, "all empty -> abridged 0");
+	is_int(r->ext[4], 0x00, "all empty -> abridged 0");
 	wr32(d, r, "ftag", 0x0000);
-	is_int(r->xsave[4], 0xff, "all valid -> abridged 0xff");
+	is_int(r->ext[4], 0xff, "all valid -> abridged 0xff");
 	wr32(d, r, "ftag", 0xbfff);
-	is_int(r->xsave[4], 0x80, "special counts as in use");
+	is_int(r->ext[4], 0x80, "special counts as in use");
 	free(r);
 }
 
@@ -379,45 +379,45 @@ static void test_init_state(const struct arch_desc *d)
 	/* Writes materialise the component's init state and set its bit. */
 	set_bv(r, 0);
 	memset(b, 0x42, 16);
-	is_int(arch_reg_write(d, r, regno(d, "xmm0"), b), ARCH_RS_XSAVE, "bv 0: write xmm0");
+	is_int(arch_reg_write(d, r, regno(d, "xmm0"), b), ARCH_RS_EXT, "bv 0: write xmm0");
 	is_int(bv_of(r), 2, "  sets the SSE bit");
 	arch_reg_read(d, r, regno(d, "xmm1"), b);
 	is_mem(b, 16, zero, 16, "  xmm1 is now 0 in the image");
-	is_mem(r->xsave + 160 + 16, 16, zero, 16, "  (bytes)");
+	is_mem(r->ext + 160 + 16, 16, zero, 16, "  (bytes)");
 	is_int(rd32(d, r, "mxcsr"), 0x1f80, "  mxcsr now 0x1f80 in the image");
 	is_int(rd32(d, r, "fctrl"), 0x37f, "  x87 still init");
-	is_int(r->xsave[0], 0xa5, "  x87 bytes untouched");
+	is_int(r->ext[0], 0xa5, "  x87 bytes untouched");
 
 	set_bv(r, 0);
-	memset(r->xsave + 24, 0xa5, 4);
+	memset(r->ext + 24, 0xa5, 4);
 	memcpy(b, x87_one, 10);
-	is_int(arch_reg_write(d, r, regno(d, "st0"), b), ARCH_RS_XSAVE, "bv 0: write st0");
+	is_int(arch_reg_write(d, r, regno(d, "st0"), b), ARCH_RS_EXT, "bv 0: write st0");
 	is_int(bv_of(r), 1, "  sets the x87 bit");
 	is_int(rd32(d, r, "fctrl"), 0x37f, "  fctrl materialised as 0x37f");
-	is_mem(r->xsave, 2, "\x7f\x03", 2, "  (bytes)");
+	is_mem(r->ext, 2, "\x7f\x03", 2, "  (bytes)");
 	is_int(rd32(d, r, "fstat"), 0, "  fstat 0");
-	is_int(r->xsave[4], 0, "  abridged tag 0");
+	is_int(r->ext[4], 0, "  abridged tag 0");
 	is_int(rd32(d, r, "ftag"), 0xffff, "  tags empty");
 	arch_reg_read(d, r, regno(d, "st1"), b);
 	is_mem(b, 10, zero, 10, "  st1 zero");
 	is_int(rd32(d, r, "mxcsr"), 0x1f80, "  mxcsr still reads init");
-	is_mem(r->xsave + 24, 4, "\x80\x1f\x00\x00", 4,
+	is_mem(r->ext + 24, 4, "\x80\x1f\x00\x00", 4,
 	       "  and the image holds it (x87 block carries it)");
 
 	memset(b, 0x33, 16);
-	is_int(arch_reg_write(d, r, regno(d, "ymm2h"), b), ARCH_RS_XSAVE, "bv x87: write ymm2h");
+	is_int(arch_reg_write(d, r, regno(d, "ymm2h"), b), ARCH_RS_EXT, "bv x87: write ymm2h");
 	is_int(bv_of(r), 5, "  sets the AVX bit");
 	arch_reg_read(d, r, regno(d, "ymm0h"), b);
 	is_mem(b, 16, zero, 16, "  ymm0h zero");
 	is_int(rd32(d, r, "mxcsr"), 0x1f80, "  mxcsr 0x1f80");
 
 	set_bv(r, 0);
-	is_int(wr32(d, r, "mxcsr", 0x1fa0), ARCH_RS_XSAVE, "bv 0: write mxcsr");
+	is_int(wr32(d, r, "mxcsr", 0x1fa0), ARCH_RS_EXT, "bv 0: write mxcsr");
 	is_int(bv_of(r), 2, "  sets the SSE bit");
 	is_int(rd32(d, r, "mxcsr"), 0x1fa0, "  reads back");
 
 	set_bv(r, 0);
-	is_int(wr32(d, r, "fop", 0x123), ARCH_RS_XSAVE, "bv 0: write fop");
+	is_int(wr32(d, r, "fop", 0x123), ARCH_RS_EXT, "bv 0: write fop");
 	is_int(bv_of(r), 1, "  sets the x87 bit");
 	is_int(rd32(d, r, "fctrl"), 0x37f, "  fctrl init");
 	is_int(rd32(d, r, "fop"), 0x123, "  fop reads back");
@@ -434,18 +434,18 @@ static void test_short_images(const struct arch_desc *d)
 	uint8_t b[16], zero[16] = {0}, garbage[16];
 
 	memset(garbage, 0xa5, sizeof(garbage));
-	r->xsave_len = 512; /* bare FXSAVE area */
+	r->ext_len = 512; /* bare FXSAVE area */
 	arch_reg_read(d, r, regno(d, "xmm1"), b);
 	is_mem(b, 16, garbage, 16, "FXSAVE image: xmm1 from the image");
 	is_int(rd32(d, r, "fctrl"), 0xa5a5, "FXSAVE image: fctrl from the image");
 	arch_reg_read(d, r, regno(d, "ymm1h"), b);
 	is_mem(b, 16, zero, 16, "FXSAVE image: ymm1h reads 0");
 	is_int(arch_reg_write(d, r, regno(d, "ymm1h"), b), -1, "FXSAVE image: ymm1h write fails");
-	is_int(arch_reg_write(d, r, regno(d, "xmm1"), zero), ARCH_RS_XSAVE,
+	is_int(arch_reg_write(d, r, regno(d, "xmm1"), zero), ARCH_RS_EXT,
 	       "FXSAVE image: xmm1 write works");
 	is_int(bv_of(r), 7, "  the header (beyond the image) is not touched");
 
-	r->xsave_len = 0;
+	r->ext_len = 0;
 	is_int(rd32(d, r, "fctrl"), 0x37f, "no image: fctrl init");
 	is_int(rd32(d, r, "mxcsr"), 0x1f80, "no image: mxcsr init");
 	is_int(wr32(d, r, "fctrl", 0x37f), -1, "no image: x87 write fails");

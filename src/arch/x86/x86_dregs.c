@@ -15,6 +15,8 @@
  * keeps DR7 zero exactly when no slot is in use.
  */
 #include <errno.h>
+#include <stddef.h>
+#include <sys/user.h>
 
 #include "x86.h"
 
@@ -182,4 +184,46 @@ int arch_dr_hit_slot(const struct arch_dregs *dr, uint64_t dr6)
 		if ((dr6 & (1ull << i)) && dr->refs[i] > 0)
 			return i;
 	return -1;
+}
+
+static unsigned long dr_off(int n)
+{
+	return offsetof(struct user, u_debugreg) + (unsigned long)n * sizeof(long);
+}
+
+static void poke(struct arch_dr_plan *plan, int n, uint64_t val)
+{
+	plan->w[plan->n++] = (struct arch_dr_write){.off = dr_off(n), .val = val};
+}
+
+/* DR7 off first: the kernel checks each address against the enabled slots */
+void arch_dr_plan(const struct arch_dregs *dr, struct arch_dr_plan *plan)
+{
+	plan->n = 0;
+	poke(plan, 7, 0);
+	for (int i = 0; i < DR_SLOTS; i++)
+		if (!dr || dr->refs[i])
+			poke(plan, i, dr ? dr->addr[i] : 0);
+	if (dr && dr->dr7)
+		poke(plan, 7, dr->dr7);
+	if (!dr)
+		poke(plan, 6, 0);
+}
+
+int arch_dr_hit(const struct arch_dregs *dr, uint64_t status, int code, uint64_t addr,
+		bool *stepped)
+{
+	(void)code, (void)addr;
+	*stepped = status & (1u << 14); /* BS */
+	return arch_dr_hit_slot(dr, status);
+}
+
+long arch_dr_status_off(void)
+{
+	return (long)dr_off(6);
+}
+
+bool arch_dr_fired(uint64_t dr6)
+{
+	return dr6 & ((1u << DR_SLOTS) - 1);
 }

@@ -383,3 +383,10 @@ uint64_t arch_patch_frame(const struct arch_patch *pt, uint64_t tramp, bool in_a
 		return r->gp.rsp - p->n;
 	return p->how == ARCH_PATCH_FRAME_IN_R15 ? r->gp.r15 : 0;
 }
+
+/* the trampoline's call left its return address below the frame r15 points to, aligned */
+uint64_t arch_patch_agent_ret_slot(const struct arch_desc *d, const struct arch_regs *r)
+{
+	(void)d;
+	return (r->gp.r15 & ~15ULL) - 8;
+}

@@ -95,11 +95,11 @@ static uint64_t xstate_bv(const struct arch_regs *r)
 {
 	uint64_t bv;
 
-	if (r->xsave_len >= X86_XS_HDR_END) {
-		memcpy(&bv, r->xsave + X86_XS_BV, sizeof(bv));
+	if (r->ext_len >= X86_XS_HDR_END) {
+		memcpy(&bv, r->ext + X86_XS_BV, sizeof(bv));
 		return bv;
 	}
-	if (r->xsave_len >= X86_FX_SIZE)
+	if (r->ext_len >= X86_FX_SIZE)
 		return X86_XSTATE_X87 | X86_XSTATE_SSE;
 	return 0;
 }
@@ -112,7 +112,7 @@ static bool xs_present(const struct arch_regs *r, const struct x86_reg_info *inf
 
 	if (info->src == X86_MXCSR)
 		comp = X86_XSTATE_SSE | X86_XSTATE_AVX;
-	return (bv & comp) && r->xsave_len >= info->off + src_bytes(info->src);
+	return (bv & comp) && r->ext_len >= info->off + src_bytes(info->src);
 }
 
 /*
@@ -165,7 +165,7 @@ static uint8_t x87_abridged_tag(uint32_t full)
 static void read_xsave(const struct arch_regs *r, const struct x86_reg_info *info, size_t size,
 		       uint8_t *out)
 {
-	const uint8_t *p = r->xsave + info->off;
+	const uint8_t *p = r->ext + info->off;
 
 	memset(out, 0, size);
 	if (!xs_present(r, info)) {
@@ -185,7 +185,7 @@ static void read_xsave(const struct arch_regs *r, const struct x86_reg_info *inf
 		put32(out, get16(p) & 0x7ff);
 		break;
 	case X86_FTAG:
-		put32(out, x87_full_tag(r->xsave));
+		put32(out, x87_full_tag(r->ext));
 		break;
 	case X86_FX32:
 	case X86_MXCSR:
@@ -205,10 +205,10 @@ static void read_xsave(const struct arch_regs *r, const struct x86_reg_info *inf
  */
 static void xs_materialise(struct arch_regs *r, unsigned int comp)
 {
-	uint8_t *xs = r->xsave;
+	uint8_t *xs = r->ext;
 	uint64_t bv;
 
-	if (r->xsave_len < X86_XS_HDR_END)
+	if (r->ext_len < X86_XS_HDR_END)
 		return; /* bare FXSAVE image: everything is live */
 	bv = xstate_bv(r);
 	if (!(bv & (X86_XSTATE_SSE | X86_XSTATE_AVX)))
@@ -236,10 +236,10 @@ static int write_xsave(struct arch_regs *r, const struct x86_reg_info *info, siz
 		       const uint8_t *in)
 {
 	unsigned int comp = src_component(info->src);
-	uint8_t *p = r->xsave + info->off;
+	uint8_t *p = r->ext + info->off;
 	uint32_t v = 0;
 
-	if (r->xsave_len < info->off + src_bytes(info->src))
+	if (r->ext_len < info->off + src_bytes(info->src))
 		return -1;
 	xs_materialise(r, comp);
 	if (size == 4)
@@ -262,7 +262,7 @@ static int write_xsave(struct arch_regs *r, const struct x86_reg_info *info, siz
 		memcpy(p, in, size);
 		break;
 	}
-	return ARCH_RS_XSAVE;
+	return ARCH_RS_EXT;
 }
 
 unsigned arch_reg_set(const struct arch_desc *d, int regno)
@@ -272,7 +272,7 @@ unsigned arch_reg_set(const struct arch_desc *d, int regno)
 	if (regno < 0 || regno >= d->nregs)
 		return 0;
 	info = &x86_desc_of(d)->info[regno];
-	return info->src == X86_GP || info->src == X86_GP_SX ? ARCH_RS_GP : ARCH_RS_XSAVE;
+	return info->src == X86_GP || info->src == X86_GP_SX ? ARCH_RS_GP : ARCH_RS_EXT;
 }
 
 int arch_reg_read(const struct arch_desc *d, const struct arch_regs *r, int regno, uint8_t *out)
@@ -316,6 +316,88 @@ uint64_t arch_pc(const struct arch_desc *d, const struct arch_regs *r)
 	if (d->kind == ARCH_I386)
 		return (uint32_t)r->gp.rip;
 	return r->gp.rip;
+}
+
+uint64_t arch_gp_pc(const struct arch_desc *d, const arch_gp_t *gp)
+{
+	return d->kind == ARCH_I386 ? (uint32_t)gp->rip : gp->rip;
+}
+
+void arch_syscall_setup(const struct arch_desc *d, arch_gp_t *gp, uint64_t pc, long nr,
+			const uint64_t a[6])
+{
+	gp->rip = pc;
+	gp->rax = (uint64_t)nr;
+	gp->orig_rax = (uint64_t)-1;
+	if (d->kind == ARCH_AMD64) {
+		gp->rdi = a[0], gp->rsi = a[1], gp->rdx = a[2];
+		gp->r10 = a[3], gp->r8 = a[4], gp->r9 = a[5];
+	} else {
+		gp->rbx = a[0], gp->rcx = a[1], gp->rdx = a[2];
+		gp->rsi = a[3], gp->rdi = a[4], gp->rbp = a[5];
+	}
+}
+
+/* syscall, sysenter, int $0x80: whatever the personality, a program may use any */
+bool arch_is_syscall_insn(const struct arch_desc *d, const uint8_t insn[ARCH_SYSCALL_INSN_MAX])
+{
+	(void)d;
+	return (insn[0] == 0x0f && (insn[1] == 0x05 || insn[1] == 0x34)) ||
+	       (insn[0] == 0xcd && insn[1] == 0x80);
+}
+
+uint64_t arch_syscall_result(const struct arch_desc *d, const arch_gp_t *gp)
+{
+	return d->kind == ARCH_I386 ? (uint32_t)gp->rax : gp->rax;
+}
+
+uint64_t arch_sp(const struct arch_desc *d, const struct arch_regs *r)
+{
+	return d->kind == ARCH_I386 ? (uint32_t)r->gp.rsp : r->gp.rsp;
+}
+
+unsigned arch_syscall_skip(const struct arch_desc *d, struct arch_regs *r)
+{
+	(void)d;
+	r->gp.orig_rax = (unsigned long long)-1;
+	return ARCH_RS_GP;
+}
+
+unsigned arch_set_syscall_ret(const struct arch_desc *d, struct arch_regs *r, int64_t ret)
+{
+	(void)d;
+	r->gp.rax = (unsigned long long)ret;
+	return ARCH_RS_GP;
+}
+
+void arch_gp_of_agent(arch_gp_t *g, const uint64_t *v)
+{
+	*g = (arch_gp_t){.rax = v[0],
+			 .rbx = v[1],
+			 .rcx = v[2],
+			 .rdx = v[3],
+			 .rsi = v[4],
+			 .rdi = v[5],
+			 .rbp = v[6],
+			 .rsp = v[7],
+			 .r8 = v[8],
+			 .r9 = v[9],
+			 .r10 = v[10],
+			 .r11 = v[11],
+			 .r12 = v[12],
+			 .r13 = v[13],
+			 .r14 = v[14],
+			 .r15 = v[15],
+			 .rip = v[16],
+			 .eflags = v[17],
+			 .cs = v[18],
+			 .ss = v[19],
+			 .ds = v[20],
+			 .es = v[21],
+			 .fs = v[22],
+			 .gs = v[23],
+			 .fs_base = v[24],
+			 .gs_base = v[25]};
 }
 
 void arch_set_pc(const struct arch_desc *d, struct arch_regs *r, uint64_t pc)

@@ -12,7 +12,11 @@
  * i386 registers come from the 64-bit user_regs_struct that PTRACE_GETREGS
  * returns for a 32-bit tracee: eax is the low half of rax, and so on.
  */
+#include <elf.h>
+#include <errno.h>
+#include <linux/audit.h>
 #include <stddef.h>
+#include <sys/ptrace.h>
 #include <sys/user.h>
 
 #include "x86.h"
@@ -155,6 +159,8 @@
 #define X_SIZE(name, size, src, off, type, group, feat) +(size)
 
 static const uint8_t x86_int3[] = {0xcc};
+static const uint8_t x86_syscall[] = {0x0f, 0x05};
+static const uint8_t x86_int80[] = {0xcd, 0x80};
 
 static const struct arch_reg amd64_regs[] = {AMD64_REGS(X_PUB)};
 static const struct x86_reg_info amd64_info[] = {AMD64_REGS(X_INFO)};
@@ -169,9 +175,22 @@ static const struct x86_desc amd64_desc = {
 	.pub.regs = amd64_regs,
 	.pub.pc_regno = 16, /* rip */
 	.pub.sp_regno = 7,  /* rsp */
+	.pub.fp_regno = 6,  /* rbp */
 	.pub.g_size = 0 AMD64_REGS(X_SIZE),
 	.pub.trap_insn = x86_int3,
 	.pub.trap_len = sizeof(x86_int3),
+	.pub.gp_get = PTRACE_GETREGS, /* NT_PRSTATUS would be the 32-bit layout for i386 */
+	.pub.gp_set = PTRACE_SETREGS,
+	.pub.ext_note = NT_X86_XSTATE,
+	.pub.ptr_size = 8,
+	.pub.xol = true,
+	.pub.patch = true,
+	.pub.sys_insn = x86_syscall,
+	.pub.sys_insn_len = sizeof(x86_syscall),
+	.pub.user_top = 0x7ffffffff000ULL,
+	.pub.nr_mmap = 9,
+	.pub.nr_munmap = 11,
+	.pub.nr_madvise = 28,
 	.info = amd64_info,
 	.bfd_arch = "i386:x86-64",
 };
@@ -182,9 +201,22 @@ static const struct x86_desc i386_desc = {
 	.pub.regs = i386_regs,
 	.pub.pc_regno = 8, /* eip */
 	.pub.sp_regno = 4, /* esp */
+	.pub.fp_regno = 5, /* ebp */
 	.pub.g_size = 0 I386_REGS(X_SIZE),
 	.pub.trap_insn = x86_int3,
 	.pub.trap_len = sizeof(x86_int3),
+	.pub.gp_get = PTRACE_GETREGS, /* NT_PRSTATUS would be the 32-bit layout for i386 */
+	.pub.gp_set = PTRACE_SETREGS,
+	.pub.ext_note = NT_X86_XSTATE,
+	.pub.ptr_size = 4,
+	.pub.pers = 1,
+	.pub.xol = true,
+	.pub.sys_insn = x86_int80,
+	.pub.sys_insn_len = sizeof(x86_int80),
+	.pub.user_top = 0xffffe000ULL,
+	.pub.nr_mmap = 192, /* mmap2 */
+	.pub.nr_munmap = 91,
+	.pub.nr_madvise = 219,
 	.info = i386_info,
 	.bfd_arch = "i386",
 };
@@ -199,3 +231,39 @@ const struct arch_desc *arch_get(enum arch_kind kind)
 	}
 	return NULL;
 }
+
+const struct arch_desc *arch_native(void)
+{
+	return &amd64_desc.pub;
+}
+
+/* A 32-bit thread has a 68-byte NT_PRSTATUS regset, a 64-bit one 216. */
+const struct arch_desc *arch_of_prstatus(size_t len)
+{
+	if (len == sizeof(struct user_regs_struct))
+		return &amd64_desc.pub;
+	return len && len < sizeof(struct user_regs_struct) ? &i386_desc.pub : NULL;
+}
+
+const struct arch_desc *arch_of_elf_class(int elf_class)
+{
+	if (elf_class == ELFCLASS64)
+		return &amd64_desc.pub;
+	return elf_class == ELFCLASS32 ? &i386_desc.pub : NULL;
+}
+
+/* x86-64: fs_base. An i386 program's is a GDT entry behind gs, not read here. */
+int arch_thread_pointer(const struct arch_desc *d, const struct arch_regs *r, uint64_t *tp)
+{
+	if (d->kind != ARCH_AMD64)
+		return -EOPNOTSUPP;
+	*tp = r->gp.fs_base;
+	return 0;
+}
+
+/* x32 syscalls come as x86-64 ones with bit 30 set in the number. */
+const struct arch_abi arch_abis[] = {
+	{AUDIT_ARCH_X86_64, 0x40000000u},
+	{AUDIT_ARCH_I386, 0},
+};
+const unsigned arch_nabis = sizeof(arch_abis) / sizeof(arch_abis[0]);
