@@ -16,7 +16,9 @@
  *
  * A test build (-DUTRACED_CRASH_POINTS) crashes at named points on demand,
  * UTRACED_CRASH=POINT:N[:SIG] (the N-th time POINT is passed; SIG one of
- * segv, bus, ill, fpe, abort), so that tests can check all this.
+ * segv, bus, ill, fpe, abort), so that tests can check all this. It also
+ * sleeps at named points, UTRACED_DELAY=POINT:MS (each pass), to hold the
+ * event loop while the targets run on: a race's window made wide.
  */
 #include "engine_int.h"
 
@@ -290,5 +292,18 @@ void crash_point(const char *name)
 	}
 	if (left > 0 && !strcmp(point, name) && --left == 0)
 		crash_now(how);
+}
+
+void test_delay(const char *name)
+{
+	const char *env = getenv("UTRACED_DELAY");
+	size_t len = env ? strcspn(env, ":") : 0;
+	long ms;
+
+	if (!len || env[len] != ':' || strlen(name) != len || strncmp(env, name, len))
+		return;
+	ms = strtol(env + len + 1, NULL, 10);
+	if (ms > 0 && ms < 10000)
+		usleep((useconds_t)ms * 1000);
 }
 #endif

@@ -174,12 +174,18 @@ void tracer_set_stop_timeout(struct tracer *t, int ms);
  * t before dying of it (crash.c).
  */
 void tracer_crash_guard(struct tracer *t);
-/* Test builds only (-DUTRACED_CRASH_POINTS): crash here on demand (crash.c). */
+/*
+ * Test builds only (-DUTRACED_CRASH_POINTS): crash here on demand, or
+ * sleep here to widen a race's window on demand (crash.c).
+ */
 #ifdef UTRACED_CRASH_POINTS
 void crash_point(const char *name);
+void test_delay(const char *name);
 #define CRASH_POINT(name) crash_point(name)
+#define TEST_DELAY(name)  test_delay(name)
 #else
 #define CRASH_POINT(name) ((void)0)
+#define TEST_DELAY(name)  ((void)0)
 #endif
 /*
  * Step over breakpoints nobody reports out of line (on, the default) or

@@ -59,6 +59,7 @@ static void engine_unlink(struct engine *e)
 		}
 	}
 	p->slots &= ~ENGINE_BIT(e);
+	fork_children_engine_gone(e);
 	/* hardware breakpoints bp_engine_drop() left: their process exited */
 	while (e->hw) {
 		struct hwbp *h = e->hw;

@@ -71,6 +71,7 @@ void tracer_free(struct tracer *t)
 		else /* no engine: free it ourselves */
 			uproc_free(p);
 	}
+	fork_children_free(t);
 	leaving_drain(t);
 	if (t->sigfd >= 0)
 		close(t->sigfd);
@@ -203,6 +204,8 @@ static void handle_status(struct tracer *t, pid_t tid, int status, const struct 
 	struct uthread *th = tracer_find_thread(t, tid);
 
 	t->nstops += WIFSTOPPED(status);
+	if (!th && fork_child_status(t, tid, status))
+		return;
 	if (!th && leaving_status(t, tid, status))
 		return;
 	if (!th && WIFSTOPPED(status))
@@ -237,6 +240,8 @@ static void handle_status(struct tracer *t, pid_t tid, int status, const struct 
 	t->inflight_status = status;
 	uproc_handle_status(th->p, th, status);
 	t->inflight_tid = 0;
+	if (t->forks) /* one may have waited for what this status ended (fork_child.c) */
+		fork_children_advance(t);
 }
 
 /*

@@ -50,6 +50,7 @@ struct xol_inject {
 	uint64_t len;  /* of the mapping */
 	long nr;
 	bool entered;	  /* its syscall-entry stop was seen */
+	unsigned long seq; /* p->xol_inj_seq when it began (fork.c) */
 	uint64_t *region; /* a region of its own (the agent's code, its output), not slots */
 };
 
@@ -127,19 +128,38 @@ static uint64_t free_page_near(struct uproc *p, uint64_t addr)
 	return best;
 }
 
-static void set_syscall_regs(struct uproc *p, struct user_regs_struct *r, long nr,
-			     const uint64_t a[6])
+void xol_syscall_regs(const struct arch_desc *arch, uint64_t sysinsn, struct user_regs_struct *r,
+		      long nr, const uint64_t a[6])
 {
-	r->rip = p->xol_sysinsn;
+	r->rip = sysinsn;
 	r->rax = (uint64_t)nr;
 	r->orig_rax = (uint64_t)-1; /* not inside a syscall: nothing to restart */
-	if (is64(p)) {
+	if (arch->kind == ARCH_AMD64) {
 		r->rdi = a[0], r->rsi = a[1], r->rdx = a[2];
 		r->r10 = a[3], r->r8 = a[4], r->r9 = a[5];
 	} else {
 		r->rbx = a[0], r->rcx = a[1], r->rdx = a[2];
 		r->rsi = a[3], r->rdi = a[4], r->rbp = a[5];
 	}
+}
+
+static void set_syscall_regs(struct uproc *p, struct user_regs_struct *r, long nr,
+			     const uint64_t a[6])
+{
+	xol_syscall_regs(p->arch, p->xol_sysinsn, r, nr, a);
+}
+
+long xol_nr_munmap(const struct arch_desc *arch)
+{
+	return arch->kind == ARCH_AMD64 ? NR_MUNMAP_64 : NR_MUNMAP_32;
+}
+
+bool xol_injecting_upto(const struct uproc *p, unsigned long seq)
+{
+	for_each_thread(p, th)
+		if (th->xol_inj && th->xol_inj->seq <= seq)
+			return true;
+	return false;
 }
 
 /*
@@ -172,6 +192,7 @@ static int inject_start(struct uthread *th, long nr, const uint64_t args[6], uin
 	inj->hint = args[0];
 	inj->len = args[1];
 	inj->near = near;
+	inj->seq = ++th->p->xol_inj_seq;
 	th->xol_inj = inj;
 	th->stopped = false;
 	regs_invalidate(th);
@@ -226,6 +247,8 @@ static bool mapped(struct uproc *p, const struct xol_inject *inj, uint64_t addr)
 			p->xol_off = true;
 		return false;
 	}
+	/* a fork child made since the mmap began may have it: whatever becomes of it here */
+	fork_children_page(p, inj->seq, addr, inj->region ? inj->len : XOL_PAGE);
 	if (inj->region) {
 		page_add(p, addr, inj->len);
 		*inj->region = addr;
@@ -283,6 +306,7 @@ bool xol_inject_stop(struct uthread *th, int status)
 	    ptrace(PTRACE_SYSCALL, th->tid, 0L, 0L) == 0) {
 		inj->entered = true;
 		th->stopped = false;
+		TEST_DELAY("xol-inject"); /* (tests: the syscall runs, and the program with it) */
 		return true;
 	}
 	/* both syscall instructions are two bytes long */
@@ -546,37 +570,6 @@ void xol_exec(struct uproc *p)
 	p->agent_map = 0;
 	p->agent_out = 0;
 	memset(&p->xol_stats, 0, sizeof(p->xol_stats)); /* a new program: its own numbers */
-}
-
-/*
- * A fork made between a page's mmap and its madvise gave the child a copy:
- * unmapped there, through the child's own first stop (a user-mode stop),
- * waited for here as fork_event() waits for that stop.
- */
-void xol_fork_child(struct uproc *p, pid_t child)
-{
-	for (struct xol_page *pg = p->xol_pages; pg; pg = pg->next) {
-		uint64_t args[6] = {pg->addr, pg->len};
-		struct user_regs_struct saved, r;
-		int status = 0;
-
-		if (pg->dontfork || ptrace(PTRACE_GETREGS, child, 0L, &saved) < 0)
-			continue;
-		r = saved;
-		set_syscall_regs(p, &r, is64(p) ? NR_MUNMAP_64 : NR_MUNMAP_32, args);
-		if (ptrace(PTRACE_SETREGS, child, 0L, &r) < 0)
-			continue;
-		for (int stop = 0; stop < 2; stop++) { /* its entry, its exit */
-			if (ptrace(PTRACE_SYSCALL, child, 0L, 0L) < 0)
-				break;
-			while (waitpid(child, &status, __WALL) < 0 && errno == EINTR)
-				;
-			if (!WIFSTOPPED(status) || WSTOPSIG(status) != (SIGTRAP | 0x80))
-				break;
-		}
-		if (WIFSTOPPED(status))
-			ptrace(PTRACE_SETREGS, child, 0L, &saved);
-	}
 }
 
 /* A syscall through stopped th, waited for here (the last engine is leaving). */
