@@ -287,7 +287,7 @@ struct tracer {
 	int inflight_status;
 	struct fork_child *forks; /* fork children not settled yet (fork.c) */
 	bool xol;		  /* step over breakpoints out of line (tracer_set_xol) */
-	bool agent; /* conditions in the process (tracer_set_agent, patch.c) */
+	bool agent;		  /* conditions in the process (tracer_set_agent, patch.c) */
 };
 
 /* tracer.c */

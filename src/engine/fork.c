@@ -268,7 +268,8 @@ void fork_event(struct uthread *th, pid_t child, bool vfork)
 	if (!vfork) {
 		fc->traps = copy_traps(p, want);
 		for (struct xol_page *pg = p->xol_pages; pg; pg = pg->next)
-			fork_child_page(fc, pg->addr, pg->len); /* even MADV_DONTFORK: done in time? */
+			fork_child_page(fc, pg->addr,
+					pg->len); /* even MADV_DONTFORK: done in time? */
 	}
 	th->fork_wait = want != 0;
 	fork_child_start(p->t, fc);

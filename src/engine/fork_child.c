@@ -80,9 +80,11 @@ static bool child_has(pid_t pid, uint64_t addr, uint64_t len)
 		int end = 0;
 
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %*s %*s %" SCNu64 " %n", &lo, &hi,
-			   &ino, &end) < 3 || addr < lo || addr >= hi)
+			   &ino, &end) < 3 ||
+		    addr < lo || addr >= hi)
 			continue;
-		has = addr + len <= hi && ino == 0 && (!end || line[end] == '\0' || line[end] == '\n');
+		has = addr + len <= hi && ino == 0 &&
+		      (!end || line[end] == '\0' || line[end] == '\n');
 		break;
 	}
 	fclose(f);

@@ -181,8 +181,8 @@ static int resume_thread(struct uthread *th, bool step)
 
 static bool runnable(const struct uthread *th)
 {
-	return th->stopped && !th->has_pending && !th->hold_mask && !th->stop_req && !th->xol_wait &&
-	       !th->fork_wait;
+	return th->stopped && !th->has_pending && !th->hold_mask && !th->stop_req &&
+	       !th->xol_wait && !th->fork_wait;
 }
 
 /*

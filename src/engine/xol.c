@@ -49,9 +49,9 @@ struct xol_inject {
 	uint64_t near; /* the breakpoint it is for */
 	uint64_t len;  /* of the mapping */
 	long nr;
-	bool entered;	  /* its syscall-entry stop was seen */
+	bool entered;	   /* its syscall-entry stop was seen */
 	unsigned long seq; /* p->xol_inj_seq when it began (fork.c) */
-	uint64_t *region; /* a region of its own (the agent's code, its output), not slots */
+	uint64_t *region;  /* a region of its own (the agent's code, its output), not slots */
 };
 
 static bool is64(const struct uproc *p)
