@@ -66,8 +66,8 @@ void nonstop_stop_requests(struct uproc *p)
 				th->interrupting = true;
 			continue;
 		}
-		if (th->has_pending)
-			continue; /* its event is the report */
+		if (th->has_pending || th->fork_wait)
+			continue; /* its event is the report (a fork: once its child is settled) */
 		for_each_engine(p, e) {
 			struct engine_stop st = {
 				.kind = ENGINE_STOP_STOPPED, .pid = p->pid, .tid = th->tid};
