@@ -271,8 +271,10 @@ void fork_event(struct uthread *th, pid_t child, bool vfork)
 			fork_child_page(fc, pg->addr,
 					pg->len); /* even MADV_DONTFORK: done in time? */
 	}
-	th->fork_wait = want != 0;
+	/* (observers too: its parent must not be gone before they have the child) */
+	th->fork_wait = (want | follow) != 0;
 	fork_child_start(p->t, fc);
+	CRASH_POINT("fork"); /* a child not settled yet, maybe */
 }
 
 /*

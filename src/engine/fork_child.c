@@ -147,7 +147,7 @@ static void advance(struct tracer *t, struct fork_child *fc)
 {
 	if (!fc->stopped || fc->injecting)
 		return;
-	if (fc->parent && xol_injecting_upto(fc->parent, fc->inj_seq))
+	if (!fc->vfork && fc->parent && xol_injecting_upto(fc->parent, fc->inj_seq))
 		return; /* a page may be on its way into it: its address first */
 	while (fc->next_page < fc->npages) {
 		const struct fork_page *pg = &fc->pages[fc->next_page];

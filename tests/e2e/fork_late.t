@@ -71,4 +71,27 @@ trial 2 kill
 ok "gdb killed while the child was to stop: its worst round trip ${WORST:-?} ms" \
 	eval '[[ -n $WORST ]] && ((WORST < 300))'
 
+# --- the daemon crashes (build/utraced-crashtest) while the child is
+# still to stop: the child is let go without the trap it kept for gdb
+CRASHER=$TOP/build/utraced-crashtest
+if [[ -x $CRASHER ]]; then
+	t=$WORK/t3
+	"$PROG" "$t.go" >"$t.out" 2>&1 &
+	P=$!
+	track "$P"
+	wait_until file_has "$t.out" '^ready' || bail "fork_late did not start"
+	UTRACED_CRASH=fork:1:segv SERVER=$CRASHER start_server --attach :0 "$P" ||
+		bail "the crashing server did not attach"
+	remote_gdb_bg "$t.gdb" "$PROG" 'break child_work' "$(gdb_mark "$t.armed")" continue
+	wait_until test -e "$t.armed" || bail "gdb did not attach"
+	sleep 0.3
+	touch "$t.go"
+	ok "crash while the child was to stop: the program ran to its end" wait_exit "$P"
+	is "$EXIT_STATUS" 0 '... exit status 0' || diag "$(cat "$t.out")"
+	like "$(cat "$t.out")" '^child ran after [0-9]+ ms$' '... the child ran, no trap of ours in it'
+	like "$(cat "$SERVER_ERR")" 'restoring and detaching' '... the daemon crashed there'
+else
+	skip 4 "no $CRASHER"
+fi
+
 done_testing
