@@ -443,6 +443,10 @@ struct engine *engine_attach_start(struct tracer *t, pid_t pid, const struct eng
 	leaving_procs_advance(t); /* (one of pid that exited meanwhile is gone then) */
 	for (p = t->procs; p && p->pid != pid; p = p->next)
 		;
+	if (p && p->xol_releasing) { /* its pages half gone: a moment */
+		*err = -EAGAIN;
+		return NULL;
+	}
 	if (p && p->let_go_by) { /* being let go: taken back as it is */
 		p->let_go_by = 0;
 		p->frozen = false;

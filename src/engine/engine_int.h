@@ -220,6 +220,7 @@ struct uproc {
 	unsigned xol_map_failures;  /* mmaps that failed: after 3 we stop trying */
 	bool xol_off;		    /* out of line given up for this process */
 	bool xol_mapping;	    /* a thread is mapping a page (one at a time) */
+	bool xol_releasing;	    /* the let-go's munmaps have begun (xol_release) */
 	unsigned long xol_inj_seq;  /* syscalls injected so far (fork.c orders forks with them) */
 	struct engine_xol_stats xol_stats;
 	uint64_t agent_at;	    /* the in-process agent's code, written there (patch.c) */
@@ -435,7 +436,8 @@ bool xol_injecting_upto(const struct uproc *p, unsigned long seq);
 void xol_syscall_regs(const struct arch_desc *arch, uint64_t sysinsn, struct user_regs_struct *r,
 		      long nr, const uint64_t a[6]);
 long xol_nr_munmap(const struct arch_desc *arch);
-void xol_release(struct uproc *p);
+/* The last engine left: pages out (sync: waited for); true: an munmap on its way, call again. */
+bool xol_release(struct uproc *p, bool sync);
 void xol_free(struct uproc *p);
 /* Is tid's shadow stack on? A call copied out of line would then break it. */
 bool xol_shadow_stack(struct uproc *p, pid_t tid);

@@ -231,6 +231,20 @@ static void page_dontfork(struct uproc *p, uint64_t addr)
 			pg->dontfork = true;
 }
 
+/* Its munmap ran (xol_release): the page is gone. */
+static void page_forget(struct uproc *p, uint64_t addr)
+{
+	for (struct xol_page **pp = &p->xol_pages; *pp; pp = &(*pp)->next) {
+		struct xol_page *pg = *pp;
+
+		if (pg->addr != addr)
+			continue;
+		*pp = pg->next;
+		free(pg);
+		return;
+	}
+}
+
 /* No page on its way: the threads that waited for one try again. */
 static void mapping_over(struct uproc *p)
 {
@@ -314,6 +328,8 @@ bool xol_inject_stop(struct uthread *th, int status)
 	       r.rip == p->xol_sysinsn + 2;
 	if (ours && inj->nr == (is64(p) ? NR_MADVISE_64 : NR_MADVISE_32) && r.rax == 0)
 		page_dontfork(p, inj->hint);
+	if (ours && inj->nr == (is64(p) ? NR_MUNMAP_64 : NR_MUNMAP_32))
+		page_forget(p, inj->hint);
 	if (ours && inj->nr == (is64(p) ? NR_MMAP_64 : NR_MMAP2_32) &&
 	    mapped(p, inj, is64(p) ? r.rax : (uint32_t)r.rax) &&
 	    dontfork_start(th, inj, is64(p) ? r.rax : (uint32_t)r.rax))
@@ -611,19 +627,26 @@ static bool in_a_page(struct uthread *th)
 /*
  * The last engine leaves, every thread it could stop stopped: threads in
  * their slots are put back, and the pages go unless a thread still
- * running (leaving later) might be in one.
+ * running (leaving later) might be in one. One munmap at a time, through
+ * a stopped thread: waited for here when sync (the daemon's exit); else
+ * only started, its stops reaped by the loop like any other, and true
+ * says to call again once every thread has stopped (also while another
+ * injected syscall is still on its way).
  */
-void xol_release(struct uproc *p)
+bool xol_release(struct uproc *p, bool sync)
 {
 	struct uthread *via = NULL;
 
+	for_each_thread(p, th)
+		if (th->xol_inj && !sync)
+			return true;
 	patch_drain(p);
 	for_each_thread(p, th) {
 		if (!th->stopped)
-			return;
+			return false;
 		xol_stopped(th);
 		if (in_a_page(th))
-			return; /* on past a dprintf, in its trampoline: the pages stay */
+			return false; /* on past a dprintf, in its trampoline: the pages stay */
 		if (!th->xol_inj && th->user_stop && !th->deliver_sig && !via)
 			via = th;
 	}
@@ -634,10 +657,16 @@ void xol_release(struct uproc *p)
 		struct xol_page *pg = p->xol_pages;
 		uint64_t args[6] = {pg->addr, pg->len};
 
+		p->xol_releasing = true; /* (no attach takes it back now: engine_attach_start) */
+		/* (listed until its munmap has run: xol_inject_stop; again if it did not) */
+		if (!sync && inject_start(via, is64(p) ? NR_MUNMAP_64 : NR_MUNMAP_32, args, 0) == 0)
+			return true;
 		p->xol_pages = pg->next;
 		free(pg);
-		inject_sync(via, is64(p) ? NR_MUNMAP_64 : NR_MUNMAP_32, args);
+		if (sync)
+			inject_sync(via, is64(p) ? NR_MUNMAP_64 : NR_MUNMAP_32, args);
 	}
+	return false;
 }
 
 void xol_free(struct uproc *p)
