@@ -242,6 +242,7 @@ struct fork_child {
 	struct uproc *parent; /* NULL once the parent is gone */
 	pid_t parent_tid;     /* the forking thread, held at its stop while want */
 	bool vfork;
+	bool shared_vm; /* its memory is its parent's (vfork, clone(CLONE_VM)): not touched */
 	uint64_t want, follow; /* the parent's engines that take it, that observe it (bits) */
 	unsigned long inj_seq; /* the parent's injected syscalls made before the fork */
 	bool stopped;	       /* its first stop seen */

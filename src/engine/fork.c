@@ -33,7 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/kcmp.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -232,11 +234,22 @@ bool fork_is_thread(struct uproc *p, pid_t tid)
 	return tgid == 0 || tgid == p->pid; /* unknown: a thread (never lost) */
 }
 
+/*
+ * Does child share tid's memory? A vfork's does; so does a clone(CLONE_VM)
+ * that makes a process (reported as PTRACE_EVENT_CLONE), whose memory
+ * must not be written as a copy's (strip_traps) nor have pages unmapped.
+ */
+static bool same_vm(pid_t tid, pid_t child)
+{
+	return syscall(SYS_kcmp, tid, child, KCMP_VM, 0L, 0L) == 0;
+}
+
 void fork_event(struct uthread *th, pid_t child, bool vfork)
 {
 	struct uproc *p = th->p;
 	unsigned need = vfork ? ENGINE_EVENT_VFORK : ENGINE_EVENT_FORK;
 	struct fork_child *fc = calloc(1, sizeof(*fc));
+	bool shared = vfork || same_vm(th->tid, child);
 	uint64_t want = 0, follow = 0;
 
 	for_each_engine(p, e) {
@@ -245,7 +258,7 @@ void fork_event(struct uthread *th, pid_t child, bool vfork)
 		if (e->observer && !e->dead && (e->observe & ENGINE_OBSERVE_FORKS))
 			follow |= ENGINE_BIT(e);
 	}
-	if (!vfork)
+	if (!shared)
 		strip_traps(p, child, fc ? want : 0);
 	if (!fc) { /* no memory: it goes at its first stop, without our traps */
 		int status;
@@ -260,12 +273,13 @@ void fork_event(struct uthread *th, pid_t child, bool vfork)
 				  .parent = p,
 				  .parent_tid = th->tid,
 				  .vfork = vfork,
+				  .shared_vm = shared,
 				  .want = want,
 				  .follow = follow,
 				  .inj_seq = p->xol_inj_seq,
 				  .arch = p->arch,
 				  .sysinsn = p->xol_sysinsn};
-	if (!vfork) {
+	if (!shared) {
 		fc->traps = copy_traps(p, want);
 		for (struct xol_page *pg = p->xol_pages; pg; pg = pg->next)
 			fork_child_page(fc, pg->addr,

@@ -57,7 +57,7 @@ void fork_child_page(struct fork_child *fc, uint64_t addr, uint64_t len)
 void fork_children_page(struct uproc *p, unsigned long seq, uint64_t addr, uint64_t len)
 {
 	for (struct fork_child *fc = p->t->forks; fc; fc = fc->next) {
-		if (fc->parent != p || fc->vfork || seq > fc->inj_seq)
+		if (fc->parent != p || fc->shared_vm || seq > fc->inj_seq)
 			continue; /* (an mmap begun after we heard of the fork ran after it) */
 		fc->sysinsn = p->xol_sysinsn;
 		fork_child_page(fc, addr, len);
@@ -147,7 +147,7 @@ static void advance(struct tracer *t, struct fork_child *fc)
 {
 	if (!fc->stopped || fc->injecting)
 		return;
-	if (!fc->vfork && fc->parent && xol_injecting_upto(fc->parent, fc->inj_seq))
+	if (!fc->shared_vm && fc->parent && xol_injecting_upto(fc->parent, fc->inj_seq))
 		return; /* a page may be on its way into it: its address first */
 	while (fc->next_page < fc->npages) {
 		const struct fork_page *pg = &fc->pages[fc->next_page];
@@ -220,6 +220,7 @@ void fork_children_parent_gone(struct uproc *p)
 		fc->parent = NULL;
 		fc->want = fc->follow = 0;
 	}
+	tracer_wake(p->t); /* one may have waited for its syscalls: on at the next turn */
 }
 
 /*

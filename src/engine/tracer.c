@@ -419,7 +419,12 @@ static void notify_all(struct tracer *t)
 
 int tracer_tick(struct tracer *t)
 {
-	int drain = patch_out_tick(t), let_go = leaving_procs_advance(t);
+	int drain, let_go;
+
+	if (t->forks) /* (one whose parent went: nothing else would move it on) */
+		fork_children_advance(t);
+	drain = patch_out_tick(t);
+	let_go = leaving_procs_advance(t);
 
 	if (drain < 0 || (let_go >= 0 && let_go < drain))
 		return let_go;
