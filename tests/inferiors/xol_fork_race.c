@@ -19,6 +19,7 @@
 
 static volatile int stop;
 static long sum;
+static int before; /* anonymous r-x mappings before the worker's first call */
 
 __attribute__((noinline)) void work(long i)
 {
@@ -57,7 +58,7 @@ static int anon_exec_count(void)
 static int fork_at_page(void)
 {
 	time_t end = time(NULL) + 10;
-	int status, before = anon_exec_count();
+	int status;
 	pid_t pid;
 
 	while (anon_exec_count() <= before)
@@ -87,6 +88,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
+	before = anon_exec_count(); /* (the worker may map the page before the forker looks) */
 	pthread_create(&w, NULL, worker, NULL);
 	if (from_thread) {
 		/* a newer tracee than the worker: the kernel hands its statuses out first */
