@@ -286,6 +286,13 @@ unsigned long tracer_stops(const struct tracer *t);
 struct engine *engine_attach_start(struct tracer *t, pid_t pid, const struct engine_client *c,
 				   int *err);
 bool engine_attaching(const struct engine *e);
+/*
+ * A non-stop attach still waiting after after_ms for threads that cannot
+ * stop yet: completed now with the threads that have stopped, each held
+ * for e as in non-stop, the others left running (0). Else ms to wait
+ * before asking again; -1: not such an attach.
+ */
+int engine_attach_partial(struct engine *e, int after_ms);
 /* ms before an attach still in flight should give up (the stop timeout); 0: now; -1: never */
 int engine_attach_time_left(const struct engine *e);
 /*

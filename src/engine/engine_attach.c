@@ -466,6 +466,7 @@ struct engine *engine_attach_start(struct tracer *t, pid_t pid, const struct eng
 	*err = 0;
 	e->attaching = true;
 	e->attach_expires = tracer_deadline(t);
+	e->attach_started = tracer_now_ms();
 	e->interrupt_req = true;
 	sched_update(p);
 	if (!e->attaching)

@@ -160,6 +160,7 @@ struct engine {
 	bool dead;		   /* the process is gone */
 	bool attaching;		   /* its attach stop is not reported yet ... */
 	long long attach_expires;  /* ... and when to give up (tracer_deadline()) */
+	long long attach_started;  /* ... and when it began (engine_attach_partial) */
 	struct engine_stop report;
 	bool pass[NSIG];
 	struct sysset catch_sys; /* syscalls it stops for (gdb's QCatchSyscalls) */
