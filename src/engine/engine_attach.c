@@ -347,6 +347,11 @@ static int seize_all(struct uproc *p)
 	return total;
 }
 
+int attach_seize_new(struct uproc *p)
+{
+	return seize_all(p);
+}
+
 static bool is_leader(pid_t pid)
 {
 	char path[64];

@@ -521,6 +521,8 @@ void regs_invalidate(struct uthread *th);
 /* engine_attach.c */
 struct engine *engine_new(struct uproc *p, const struct engine_client *c);
 void detect_arch(struct uproc *p, pid_t tid);
+/* An attach's threads not seized yet (made meanwhile): seized now; how many. */
+int attach_seize_new(struct uproc *p);
 /* A stop of a process being attached: true once it is all ours and stopped. */
 bool attach_settle(struct uproc *p);
 
