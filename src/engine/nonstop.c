@@ -143,7 +143,7 @@ int engine_attach_partial(struct engine *e, int after_ms)
 		return left > INT_MAX ? INT_MAX : (int)left;
 	first = attach_stopped(p);
 	if (!first)
-		return 50; /* nothing to report yet */
+		return 50;   /* nothing to report yet */
 	attach_seize_new(p); /* (threads made meanwhile: ours too, running) */
 	p->attaching = false;
 	p->frozen = false;
