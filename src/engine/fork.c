@@ -94,19 +94,36 @@ static uint64_t map_owners(uint64_t owners, const int map[UPROC_MAX_ENGINES])
 	return out;
 }
 
-/* Copies of the traps of p that engines in want own, as the child has them: an int3 each. */
-static struct swbp *copy_traps(const struct uproc *p, uint64_t want)
+void fork_traps_free(struct swbp *bps)
+{
+	while (bps) {
+		struct swbp *bp = bps;
+
+		bps = bp->next;
+		free(bp);
+	}
+}
+
+/*
+ * Copies of the traps of p that engines in want own, as the child has
+ * them: an int3 each. NULL and *ok false if memory ran out.
+ */
+static struct swbp *copy_traps(const struct uproc *p, uint64_t want, bool *ok)
 {
 	struct swbp *list = NULL;
 
+	*ok = true;
 	for (struct swbp *bp = p->bps; bp; bp = bp->next) {
 		struct swbp *nb;
 
 		if (!bp->inserted || !(bp->owners & want))
 			continue;
 		nb = malloc(sizeof(*nb));
-		if (!nb)
-			break; /* (stripped at the fork: strip_traps keeps only what is copied) */
+		if (!nb) {
+			fork_traps_free(list);
+			*ok = false;
+			return NULL;
+		}
 		*nb = *bp;
 		nb->owners &= want;
 		nb->cond = NULL; /* the child's conditions are its engines' business */
@@ -120,17 +137,6 @@ static struct swbp *copy_traps(const struct uproc *p, uint64_t want)
 	return list;
 }
 
-void fork_traps_free(struct swbp *bps)
-{
-	while (bps) {
-		struct swbp *bp = bps;
-
-		bps = bp->next;
-		free(bp);
-	}
-}
-
-/* The copies go to the child's engines (owners renumbered); those left by all, out of it. */
 /* The int3s of the copies (bps, of arch) out of the child's memory. */
 static void put_back(const struct arch_desc *arch, const struct swbp *bps, pid_t child)
 {
@@ -144,6 +150,7 @@ static void put_back(const struct arch_desc *arch, const struct swbp *bps, pid_t
 	close(fd);
 }
 
+/* The copies go to the child's engines (owners renumbered); those left by all, out of it. */
 static void clone_traps(struct fork_child *fc, struct uproc *cp, const int map[UPROC_MAX_ENGINES])
 {
 	struct swbp *gone = NULL;
@@ -249,8 +256,9 @@ void fork_event(struct uthread *th, pid_t child, bool vfork)
 	struct uproc *p = th->p;
 	unsigned need = vfork ? ENGINE_EVENT_VFORK : ENGINE_EVENT_FORK;
 	struct fork_child *fc = calloc(1, sizeof(*fc));
-	bool shared = vfork || same_vm(th->tid, child);
+	bool shared = vfork || same_vm(th->tid, child), copied = true;
 	uint64_t want = 0, follow = 0;
+	struct swbp *traps = NULL;
 
 	for_each_engine(p, e) {
 		if (!e->observer && (e->events & need))
@@ -258,8 +266,10 @@ void fork_event(struct uthread *th, pid_t child, bool vfork)
 		if (e->observer && !e->dead && (e->observe & ENGINE_OBSERVE_FORKS))
 			follow |= ENGINE_BIT(e);
 	}
-	if (!shared)
-		strip_traps(p, child, fc ? want : 0);
+	if (fc && !shared)
+		traps = copy_traps(p, want, &copied);
+	if (!shared) /* (out of memory: none kept) */
+		strip_traps(p, child, fc && copied ? want : 0);
 	if (!fc) { /* no memory: it goes at its first stop, without our traps */
 		int status;
 
@@ -279,12 +289,10 @@ void fork_event(struct uthread *th, pid_t child, bool vfork)
 				  .inj_seq = p->xol_inj_seq,
 				  .arch = p->arch,
 				  .sysinsn = p->xol_sysinsn};
-	if (!shared) {
-		fc->traps = copy_traps(p, want);
-		for (struct xol_page *pg = p->xol_pages; pg; pg = pg->next)
-			fork_child_page(fc, pg->addr,
-					pg->len); /* even MADV_DONTFORK: done in time? */
-	}
+	fc->traps = traps;
+	/* every page, even one MADV_DONTFORK: was the madvise in time? (fork_child.c) */
+	for (struct xol_page *pg = p->xol_pages; pg && !shared; pg = pg->next)
+		fork_child_page(fc, pg->addr, pg->len);
 	/* (observers too: its parent must not be gone before they have the child) */
 	th->fork_wait = (want | follow) != 0;
 	fork_child_start(p->t, fc);
