@@ -141,7 +141,7 @@ $(B)/tests/unit32/agent_inproc_i386: tests/unit32/agent_inproc_i386.c src/agent/
 
 # A test build that crashes on demand (src/engine/crash.c, tests/e2e/crash_restore.t):
 # the files with crash points compiled again with them, linked with the others.
-CRASH_SRCS := $(shell grep -l CRASH_POINT $(SRCS))
+CRASH_SRCS := $(shell grep -lE 'CRASH_POINT|TEST_DELAY' $(SRCS))
 CRASH_OBJS := $(CRASH_SRCS:%.c=$(B)/crashtest/%.o)
 $(B)/crashtest/%.o: %.c
 	@mkdir -p $(dir $@)

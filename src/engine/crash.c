@@ -16,7 +16,9 @@
  *
  * A test build (-DUTRACED_CRASH_POINTS) crashes at named points on demand,
  * UTRACED_CRASH=POINT:N[:SIG] (the N-th time POINT is passed; SIG one of
- * segv, bus, ill, fpe, abort), so that tests can check all this.
+ * segv, bus, ill, fpe, abort), so that tests can check all this. It also
+ * sleeps at named points, UTRACED_DELAY=POINT:MS (each pass), to hold the
+ * event loop while the targets run on: a race's window made wide.
  */
 #include "engine_int.h"
 
@@ -205,6 +207,41 @@ static void let_unknown_go(struct uproc *p, long long deadline)
 	close(fd);
 }
 
+/*
+ * A fork child not settled yet (fork_child.c): the traps it kept for its
+ * followers out of its memory, its registers back if it was lent to an
+ * munmap (run to the syscall's exit first), and let go. A page of ours
+ * not unmapped yet stays in it.
+ */
+static void let_fork_go(struct fork_child *fc, long long deadline)
+{
+	int status = PTRACE_EVENT_STOP << 16 | SIGTRAP << 8 | 0x7f, fd, n = 0;
+	bool entered = fc->entered;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", fc->pid);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	for (struct swbp *bp = fc->traps; bp && fd >= 0 && n < CRASH_MAX_WALK; bp = bp->next, n++)
+		if (pwrite(fd, bp->orig, fc->arch->trap_len, (off_t)bp->addr) < 0)
+			say("utraced: a breakpoint could not be restored\n");
+	if (fd >= 0)
+		close(fd);
+	for (int stops = 0; fc->injecting && stops < 3; stops++) {
+		if (!crash_wait_stop(fc->pid, deadline, &status))
+			return;
+		if (WSTOPSIG(status) == (SIGTRAP | 0x80) && !entered &&
+		    ptrace(PTRACE_SYSCALL, fc->pid, 0L, 0L) == 0) {
+			entered = true; /* its munmap runs, then its exit stop */
+			continue;
+		}
+		regs_gp_set(fc->arch, fc->pid, &fc->saved);
+		break;
+	}
+	if (!fc->stopped && !crash_wait_stop(fc->pid, deadline, &status))
+		return; /* not stopped yet: the kernel detaches it when we die */
+	ptrace(PTRACE_DETACH, fc->pid, 0L, (long)fc->sig);
+}
+
 static void let_all_go(struct tracer *t)
 {
 	long long deadline = tracer_now_ms() + CRASH_WAIT_MS;
@@ -222,6 +259,9 @@ static void let_all_go(struct tracer *t)
 			let_thread_go(th, deadline);
 		let_unknown_go(p, deadline);
 	}
+	n = 0;
+	for (struct fork_child *fc = t->forks; fc && n < CRASH_MAX_WALK; fc = fc->next, n++)
+		let_fork_go(fc, deadline);
 }
 
 static void crash_handler(int sig)
@@ -291,5 +331,18 @@ void crash_point(const char *name)
 	}
 	if (left > 0 && !strcmp(point, name) && --left == 0)
 		crash_now(how);
+}
+
+void test_delay(const char *name)
+{
+	const char *env = getenv("UTRACED_DELAY");
+	size_t len = env ? strcspn(env, ":") : 0;
+	long ms;
+
+	if (!len || env[len] != ':' || strlen(name) != len || strncmp(env, name, len))
+		return;
+	ms = strtol(env + len + 1, NULL, 10);
+	if (ms > 0 && ms < 10000)
+		usleep((useconds_t)ms * 1000);
 }
 #endif

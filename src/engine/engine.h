@@ -183,12 +183,18 @@ void tracer_set_stop_timeout(struct tracer *t, int ms);
  * t before dying of it (crash.c).
  */
 void tracer_crash_guard(struct tracer *t);
-/* Test builds only (-DUTRACED_CRASH_POINTS): crash here on demand (crash.c). */
+/*
+ * Test builds only (-DUTRACED_CRASH_POINTS): crash here on demand, or
+ * sleep here to widen a race's window on demand (crash.c).
+ */
 #ifdef UTRACED_CRASH_POINTS
 void crash_point(const char *name);
+void test_delay(const char *name);
 #define CRASH_POINT(name) crash_point(name)
+#define TEST_DELAY(name)  test_delay(name)
 #else
 #define CRASH_POINT(name) ((void)0)
+#define TEST_DELAY(name)  ((void)0)
 #endif
 /*
  * Step over breakpoints nobody reports out of line (on, the default) or
@@ -289,6 +295,13 @@ unsigned long tracer_stops(const struct tracer *t);
 struct engine *engine_attach_start(struct tracer *t, pid_t pid, const struct engine_client *c,
 				   int *err);
 bool engine_attaching(const struct engine *e);
+/*
+ * A non-stop attach still waiting after after_ms for threads that cannot
+ * stop yet: completed now with the threads that have stopped, each held
+ * for e as in non-stop, the others left running (0). Else ms to wait
+ * before asking again; -1: not such an attach.
+ */
+int engine_attach_partial(struct engine *e, int after_ms);
 /* ms before an attach still in flight should give up (the stop timeout); 0: now; -1: never */
 int engine_attach_time_left(const struct engine *e);
 /*

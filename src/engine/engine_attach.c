@@ -59,6 +59,7 @@ static void engine_unlink(struct engine *e)
 		}
 	}
 	p->slots &= ~ENGINE_BIT(e);
+	fork_children_engine_gone(e);
 	/* hardware breakpoints bp_engine_drop() left: their process exited */
 	while (e->hw) {
 		struct hwbp *h = e->hw;
@@ -336,6 +337,11 @@ static int seize_all(struct uproc *p)
 	return total;
 }
 
+int attach_seize_new(struct uproc *p)
+{
+	return seize_all(p);
+}
+
 static bool is_leader(pid_t pid)
 {
 	char path[64];
@@ -432,6 +438,10 @@ struct engine *engine_attach_start(struct tracer *t, pid_t pid, const struct eng
 	leaving_procs_advance(t); /* (one of pid that exited meanwhile is gone then) */
 	for (p = t->procs; p && p->pid != pid; p = p->next)
 		;
+	if (p && p->xol_releasing) { /* its pages half gone: a moment */
+		*err = -EAGAIN;
+		return NULL;
+	}
 	if (p && p->let_go_by) { /* being let go: taken back as it is */
 		p->let_go_by = 0;
 		p->frozen = false;
@@ -451,6 +461,7 @@ struct engine *engine_attach_start(struct tracer *t, pid_t pid, const struct eng
 	*err = 0;
 	e->attaching = true;
 	e->attach_expires = tracer_deadline(t);
+	e->attach_started = tracer_now_ms();
 	e->interrupt_req = true;
 	sched_update(p);
 	if (!e->attaching)

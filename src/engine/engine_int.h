@@ -100,6 +100,7 @@ struct uthread {
 	bool xol_wait;		    /* stays at its breakpoint until a page is mapped */
 	struct arch_xol *xol;	    /* the slot's relocation (for pc fix-ups) */
 	struct xol_inject *xol_inj; /* lent to an injected syscall (xol.c) */
+	bool fork_wait;		    /* held at its fork stop until the child is settled (fork.c) */
 	uint64_t patch_hit;  /* stopped in this patched breakpoint's trampoline or agent call */
 	bool patch_in_agent; /* ... in the agent (patch.c) */
 	bool out_wait;	     /* back at its patched breakpoint until its owner's output drains */
@@ -191,6 +192,7 @@ struct engine {
 	bool dead;		   /* the process is gone */
 	bool attaching;		   /* its attach stop is not reported yet ... */
 	long long attach_expires;  /* ... and when to give up (tracer_deadline()) */
+	long long attach_started;  /* ... and when it began (engine_attach_partial) */
 	struct engine_stop report;
 	bool pass[NSIG];
 	struct sysset catch_sys; /* syscalls it stops for (gdb's QCatchSyscalls) */
@@ -253,6 +255,8 @@ struct uproc {
 	unsigned xol_map_failures;  /* mmaps that failed: after 3 we stop trying */
 	bool xol_off;		    /* out of line given up for this process */
 	bool xol_mapping;	    /* a thread is mapping a page (one at a time) */
+	bool xol_releasing;	    /* the let-go's munmaps have begun (xol_release) */
+	unsigned long xol_inj_seq;  /* syscalls injected so far (fork.c orders forks with them) */
 	struct engine_xol_stats xol_stats;
 	uint64_t agent_at;	    /* the in-process agent's code, written there (patch.c) */
 	uint64_t agent_map;	    /* ... the region mapped for it, 0: none yet */
@@ -260,6 +264,34 @@ struct uproc {
 	bool patch_pass;	    /* patches to write or undo, every thread stopped */
 	uint64_t trace_ctl_used[8]; /* (AGENT_CTL_SLOTS bits) */
 	/* ^ agent_trace_ctl slots taken by fast tracepoints (patch.c) */
+};
+
+/*
+ * A fork child between its parent's fork event and its first stop, and
+ * while pages of ours it inherited are unmapped in it (fork.c): nobody
+ * waits for it, its statuses come through the loop.
+ */
+struct fork_child {
+	struct fork_child *next;
+	pid_t pid;
+	struct uproc *parent; /* NULL once the parent is gone */
+	pid_t parent_tid;     /* the forking thread, held at its stop while want */
+	bool vfork;
+	bool shared_vm; /* its memory is its parent's (vfork, clone(CLONE_VM)): not touched */
+	uint64_t want, follow; /* the parent's engines that take it, that observe it (bits) */
+	unsigned long inj_seq; /* the parent's injected syscalls made before the fork */
+	bool stopped;	       /* its first stop seen */
+	int sig;	       /* a signal it met meanwhile: given when it goes on */
+	struct swbp *traps;    /* traps it keeps for the engines that take it (parent's bits) */
+	const struct arch_desc *arch;
+	uint64_t sysinsn; /* the syscall instruction to inject through (its parent's vDSO's) */
+	struct fork_page {
+		uint64_t addr, len;
+	} * pages; /* pages of ours it may have, unmapped one by one */
+	size_t npages, pages_cap, next_page;
+	bool injecting, entered; /* an munmap in flight, its entry stop seen */
+	unsigned tries;		 /* munmaps of this page met by a signal first */
+	arch_gp_t saved;
 };
 
 struct tracer {
@@ -290,8 +322,9 @@ struct tracer {
 	long long drain_at;  /* when the agents' dprintf output is read next (patch_out.c) */
 	pid_t inflight_tid;  /* a status reaped and being handled (crash.c) */
 	int inflight_status;
-	bool xol;   /* step over breakpoints out of line (tracer_set_xol) */
-	bool agent; /* conditions in the process (tracer_set_agent, patch.c) */
+	struct fork_child *forks; /* fork children not settled yet (fork.c) */
+	bool xol;		  /* step over breakpoints out of line (tracer_set_xol) */
+	bool agent;		  /* conditions in the process (tracer_set_agent, patch.c) */
 };
 
 /* tracer.c */
@@ -361,6 +394,20 @@ void nonstop_stop_requests(struct uproc *p);
 
 /* fork.c */
 void fork_event(struct uthread *th, pid_t child, bool vfork);
+/* A status of a fork child not settled yet: handled (true), or not one of them. */
+bool fork_child_status(struct tracer *t, pid_t pid, int status);
+/* Fork children that can go on (their parent's syscalls done): on. */
+void fork_children_advance(struct tracer *t);
+/* p mapped a page at addr by its injected syscall seq: children forked since may have it. */
+void fork_children_page(struct uproc *p, unsigned long seq, uint64_t addr, uint64_t len);
+void fork_children_engine_gone(struct engine *e);
+void fork_children_parent_gone(struct uproc *p);
+void fork_children_free(struct tracer *t); /* at exit */
+/* fork.c <-> fork_child.c: a new one, on its way; a page it may have; its end. */
+void fork_child_start(struct tracer *t, struct fork_child *fc);
+void fork_child_page(struct fork_child *fc, uint64_t addr, uint64_t len);
+void fork_child_settle(struct tracer *t, struct fork_child *fc, bool alive);
+void fork_traps_free(struct swbp *bps);
 /* Is the task a clone made a thread of p (or a process of its own)? */
 bool fork_is_thread(struct uproc *p, pid_t tid);
 int tracer_take_early(struct tracer *t, pid_t pid, int *status);
@@ -425,9 +472,14 @@ bool xol_stopped(struct uthread *th, int status);
 bool xol_inject_stop(struct uthread *th, int status);
 void xol_thread_gone(struct uthread *th);
 void xol_exec(struct uproc *p);
-/* A fork child, stopped, before it is let go or adopted: no page of ours left in it. */
-void xol_fork_child(struct uproc *p, pid_t child);
-void xol_release(struct uproc *p);
+/* Is a syscall injected in p, as seq or before it, still in flight? */
+bool xol_injecting_upto(const struct uproc *p, unsigned long seq);
+/* r set for syscall nr(a) at the syscall instruction sysinsn (munmap: xol_nr_munmap). */
+void xol_syscall_regs(const struct arch_desc *arch, uint64_t sysinsn, arch_gp_t *r, long nr,
+		      const uint64_t a[6]);
+long xol_nr_munmap(const struct arch_desc *arch);
+/* The last engine left: pages out (sync: waited for); true: an munmap on its way, call again. */
+bool xol_release(struct uproc *p, bool sync);
 void xol_free(struct uproc *p);
 /* Is tid's shadow stack on? A call copied out of line would then break it. */
 bool xol_shadow_stack(struct uproc *p, pid_t tid);
@@ -527,6 +579,8 @@ void regs_invalidate(struct uthread *th);
 /* engine_attach.c */
 struct engine *engine_new(struct uproc *p, const struct engine_client *c);
 void detect_arch(struct uproc *p, pid_t tid);
+/* An attach's threads not seized yet (made meanwhile): seized now; how many. */
+int attach_seize_new(struct uproc *p);
 /* A stop of a process being attached: true once it is all ours and stopped. */
 bool attach_settle(struct uproc *p);
 

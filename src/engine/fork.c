@@ -19,6 +19,12 @@
  * A clone() that makes a process rather than a thread (no CLONE_THREAD,
  * an exit signal other than SIGCHLD) is reported by the kernel as
  * PTRACE_EVENT_CLONE: it is a fork for tracers, a thread for gdb.
+ *
+ * Nobody waits for the child's first stop: from the fork event to its
+ * settling (fork_child_settle) the child is a struct fork_child
+ * (fork_child.c), whose statuses come through the loop like any other;
+ * the forking thread is held at its fork stop meanwhile if an engine is
+ * to hear of the fork, so the report still comes with the child ready.
  */
 #include "engine_int.h"
 
@@ -27,7 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/kcmp.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,24 +52,19 @@ int tracer_take_early(struct tracer *t, pid_t pid, int *status)
 	return -ENOENT;
 }
 
-static void wait_child_stop(struct tracer *t, pid_t child)
+static int child_mem(pid_t child)
 {
-	int status;
+	char path[64];
 
-	if (tracer_take_early(t, child, &status) == 0)
-		return;
-	while (waitpid(child, &status, __WALL) < 0 && errno == EINTR)
-		;
+	snprintf(path, sizeof(path), "/proc/%d/mem", child);
+	return open(path, O_RDWR | O_CLOEXEC);
 }
 
 /* Put the original bytes back under the traps in the child's copy of memory. */
 static void strip_traps(struct uproc *p, pid_t child, uint64_t keep)
 {
-	char path[64];
-	int fd;
+	int fd = child_mem(child);
 
-	snprintf(path, sizeof(path), "/proc/%d/mem", child);
-	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	for (struct swbp *bp = p->bps; bp; bp = bp->next) {
@@ -91,29 +94,81 @@ static uint64_t map_owners(uint64_t owners, const int map[UPROC_MAX_ENGINES])
 	return out;
 }
 
-/* The child's copies of the traps its following engines own. */
-static void clone_traps(struct uproc *p, struct uproc *cp, const int map[UPROC_MAX_ENGINES])
+void fork_traps_free(struct swbp *bps)
 {
+	while (bps) {
+		struct swbp *bp = bps;
+
+		bps = bp->next;
+		free(bp);
+	}
+}
+
+/*
+ * Copies of the traps of p that engines in want own, as the child has
+ * them: an int3 each. NULL and *ok false if memory ran out.
+ */
+static struct swbp *copy_traps(const struct uproc *p, uint64_t want, bool *ok)
+{
+	struct swbp *list = NULL;
+
+	*ok = true;
 	for (struct swbp *bp = p->bps; bp; bp = bp->next) {
-		uint64_t owners = map_owners(bp->owners, map);
 		struct swbp *nb;
 
-		if (!bp->inserted || !owners)
+		if (!bp->inserted || !(bp->owners & want))
 			continue;
 		nb = malloc(sizeof(*nb));
-		if (!nb)
-			break;
+		if (!nb) {
+			fork_traps_free(list);
+			*ok = false;
+			return NULL;
+		}
 		*nb = *bp;
-		nb->owners = owners;
+		nb->owners &= want;
 		nb->progs = NULL; /* the child's conditions are its engines' business */
 		nb->cond = NULL;
 		nb->cond_len = 0;
 		nb->cond_owner = 0;
 		nb->patch = NULL; /* an int3 in the child (strip_traps) */
 		nb->patch_why = NULL;
-		nb->next = cp->bps;
-		cp->bps = nb;
+		nb->next = list;
+		list = nb;
 	}
+	return list;
+}
+
+/* The int3s of the copies (bps, of arch) out of the child's memory. */
+static void put_back(const struct arch_desc *arch, const struct swbp *bps, pid_t child)
+{
+	int fd = bps ? child_mem(child) : -1;
+
+	if (fd < 0)
+		return;
+	for (const struct swbp *bp = bps; bp; bp = bp->next)
+		if (pwrite(fd, bp->orig, arch->trap_len, (off_t)bp->addr) < 0)
+			break;
+	close(fd);
+}
+
+/* The copies go to the child's engines (owners renumbered); those left by all, out of it. */
+static void clone_traps(struct fork_child *fc, struct uproc *cp, const int map[UPROC_MAX_ENGINES])
+{
+	struct swbp *gone = NULL;
+
+	while (fc->traps) {
+		struct swbp *bp = fc->traps;
+
+		fc->traps = bp->next;
+		bp->owners = map_owners(bp->owners, map);
+		bp->next = bp->owners ? cp->bps : gone;
+		if (bp->owners)
+			cp->bps = bp;
+		else
+			gone = bp;
+	}
+	put_back(cp->arch, gone, cp->pid);
+	fork_traps_free(gone);
 }
 
 static struct engine *follow_child(struct engine *e, struct uproc *cp)
@@ -154,15 +209,13 @@ static struct engine *observe_child(struct engine *e, struct uproc *cp)
 }
 
 /* Each following observer hears of its engine on the child, before the child runs. */
-static void tell_observers(struct uthread *th, struct uproc *cp,
+static void tell_observers(struct uthread *th, struct uproc *p, struct uproc *cp,
 			   struct engine *observed[UPROC_MAX_ENGINES])
 {
-	struct uproc *p = th->p;
-
 	for_each_engine(p, e) {
 		struct engine_event ev = {.kind = ENGINE_EV_PROC_NEW,
 					  .pid = p->pid,
-					  .tid = th->tid,
+					  .tid = th ? th->tid : p->pid,
 					  .arch = p->arch,
 					  .engine = e,
 					  .child = observed[e->slot],
@@ -189,13 +242,24 @@ bool fork_is_thread(struct uproc *p, pid_t tid)
 	return tgid == 0 || tgid == p->pid; /* unknown: a thread (never lost) */
 }
 
+/*
+ * Does child share tid's memory? A vfork's does; so does a clone(CLONE_VM)
+ * that makes a process (reported as PTRACE_EVENT_CLONE), whose memory
+ * must not be written as a copy's (strip_traps) nor have pages unmapped.
+ */
+static bool same_vm(pid_t tid, pid_t child)
+{
+	return syscall(SYS_kcmp, tid, child, KCMP_VM, 0L, 0L) == 0;
+}
+
 void fork_event(struct uthread *th, pid_t child, bool vfork)
 {
-	struct uproc *p = th->p, *cp;
+	struct uproc *p = th->p;
 	unsigned need = vfork ? ENGINE_EVENT_VFORK : ENGINE_EVENT_FORK;
-	struct engine *observed[UPROC_MAX_ENGINES] = {0};
-	int map[UPROC_MAX_ENGINES];
+	struct fork_child *fc = calloc(1, sizeof(*fc));
+	bool shared = vfork || same_vm(th->tid, child), copied = true;
 	uint64_t want = 0, follow = 0;
+	struct swbp *traps = NULL;
 
 	for_each_engine(p, e) {
 		if (!e->observer && (e->events & need))
@@ -203,41 +267,96 @@ void fork_event(struct uthread *th, pid_t child, bool vfork)
 		if (e->observer && !e->dead && (e->observe & ENGINE_OBSERVE_FORKS))
 			follow |= ENGINE_BIT(e);
 	}
-	wait_child_stop(p->t, child);
-	if (!vfork) {
-		strip_traps(p, child, want);
-		xol_fork_child(p, child);
-	}
-	if (!want && !follow) {
-		ptrace(PTRACE_DETACH, child, 0L, 0L);
+	if (fc && !shared)
+		traps = copy_traps(p, want, &copied);
+	if (!shared) /* (out of memory: none kept) */
+		strip_traps(p, child, fc && copied ? want : 0);
+	if (!fc) { /* no memory: it goes at its first stop, without our traps */
+		int status;
+
+		if (tracer_take_early(p->t, child, &status) == 0)
+			ptrace(PTRACE_DETACH, child, 0L, 0L);
+		else
+			leaving_add(p, child);
 		return;
 	}
-	cp = uproc_new(p->t, child, p->attached);
+	*fc = (struct fork_child){.pid = child,
+				  .parent = p,
+				  .parent_tid = th->tid,
+				  .vfork = vfork,
+				  .shared_vm = shared,
+				  .want = want,
+				  .follow = follow,
+				  .inj_seq = p->xol_inj_seq,
+				  .arch = p->arch,
+				  .sysinsn = p->xol_sysinsn};
+	fc->traps = traps;
+	/* every page, even one MADV_DONTFORK: was the madvise in time? (fork_child.c) */
+	for (struct xol_page *pg = p->xol_pages; pg && !shared; pg = pg->next)
+		fork_child_page(fc, pg->addr, pg->len);
+	/* (observers too: its parent must not be gone before they have the child) */
+	th->fork_wait = (want | follow) != 0;
+	fork_child_start(p->t, fc);
+	CRASH_POINT("fork"); /* a child not settled yet, maybe */
+}
+
+/*
+ * fc is clean (or gone): the rest of its fork. Engines that take forks
+ * get it as a process of their own, stopped, and the forking thread's
+ * report; observers get it running; with neither it is let go.
+ */
+void fork_child_settle(struct tracer *t, struct fork_child *fc, bool alive)
+{
+	struct uproc *p = fc->parent, *cp;
+	struct uthread *th = p ? uproc_thread(p, fc->parent_tid) : NULL, *ct;
+	struct engine *observed[UPROC_MAX_ENGINES] = {0};
+	int map[UPROC_MAX_ENGINES];
+
+	if (th)
+		th->fork_wait = false;
+	if (!th || !alive)
+		fc->want = 0; /* no report to make, or nothing to report */
+	if (!p || !alive || (!fc->want && !fc->follow)) {
+		if (alive)
+			put_back(fc->arch, fc->traps, fc->pid);
+		if (alive)
+			ptrace(PTRACE_DETACH, fc->pid, 0L, (long)fc->sig);
+		goto out;
+	}
+	cp = uproc_new(t, fc->pid, p->attached);
 	cp->arch = p->arch;
 	cp->seccomp = p->seccomp;
 	memcpy(cp->sc_set, p->sc_set, sizeof(cp->sc_set));
-	uthread_add(cp, child)->stopped = true;
+	ct = uthread_add(cp, fc->pid);
+	ct->stopped = true;
+	ct->deliver_sig = fc->sig;
 	for (int i = 0; i < UPROC_MAX_ENGINES; i++)
 		map[i] = -1;
 	for_each_engine(p, e) {
-		struct engine *ce = want & ENGINE_BIT(e) ? follow_child(e, cp) : NULL;
+		struct engine *ce = fc->want & ENGINE_BIT(e) ? follow_child(e, cp) : NULL;
 
 		if (ce)
 			map[e->slot] = ce->slot;
-		else if (follow & ENGINE_BIT(e))
+		else if (fc->follow & ENGINE_BIT(e))
 			observed[e->slot] = observe_child(e, cp);
 	}
-	if (!vfork)
-		clone_traps(p, cp, map);
+	clone_traps(fc, cp, map);
 	sys_update(cp);
-	if (follow) {
-		tell_observers(th, cp, observed);
+	if (fc->follow) {
+		tell_observers(th, p, cp, observed);
 		sched_update(cp); /* runs unless a gdb that follows it holds it */
 	}
-	if (!want)
-		return;
-	th->pending = (struct uevent){.kind = UEV_FORK, .vfork = vfork, .addr = (uint64_t)child};
-	th->has_pending = true;
+	if (fc->want && th) {
+		th->pending = (struct uevent){
+			.kind = UEV_FORK, .vfork = fc->vfork, .addr = (uint64_t)fc->pid};
+		th->has_pending = true;
+	}
+out:
+	fork_traps_free(fc->traps);
+	free(fc->pages);
+	free(fc);
+	if (p)
+		sched_update(p);
 }
 
 void engine_set_events(struct engine *e, unsigned mask)

@@ -207,16 +207,23 @@ static bool xol_in_flight(struct uproc *p)
 	return false;
 }
 
-/* The rest of a let-go: every thread stopped, or the wait for them over. */
-static void let_go_finish(struct uproc *p)
+/*
+ * The rest of a let-go: every thread stopped, or the wait for them over.
+ * False while the out-of-line pages' munmaps are on their way (xol.c): p
+ * stays, frozen, and this comes again when its threads have stopped.
+ */
+static bool let_go_finish(struct uproc *p, bool sync)
 {
 	if (!p->exited && p->patch_pass)
 		patch_pass(p); /* the jmps out, every thread out of the trampolines */
-	if (!p->exited)
-		xol_release(p);
+	if (!p->exited && xol_release(p, sync)) {
+		p->let_go_by = tracer_detach_deadline(p->t); /* (or then, to look again) */
+		return false;
+	}
 	if (!p->exited)
 		uproc_detach_all(p);
 	uproc_free(p);
+	return true;
 }
 
 /*
@@ -236,7 +243,7 @@ void uproc_let_go(struct uproc *p)
 	p->frozen = true;
 	p->attaching = false;
 	if (p->exited || !(xol_in_flight(p) || p->patch_pass) || uproc_interrupt_all(p)) {
-		let_go_finish(p);
+		let_go_finish(p, false);
 		return;
 	}
 	p->let_go_by = tracer_detach_deadline(p->t);
@@ -251,9 +258,10 @@ int leaving_procs_advance(struct tracer *t)
 		after = p->next;
 		if (!p->let_go_by)
 			continue;
-		if (p->exited || now >= p->let_go_by || sched_all_stopped(p))
-			let_go_finish(p);
-		else if (p->let_go_by < next)
+		if ((p->exited || now >= p->let_go_by || sched_all_stopped(p)) &&
+		    let_go_finish(p, false))
+			continue;
+		if (p->let_go_by < next)
 			next = p->let_go_by;
 	}
 	if (next == LLONG_MAX)
@@ -266,7 +274,7 @@ void leaving_proc_finish_sync(struct uproc *p)
 	long long by = tracer_now_ms() + LEAVING_DRAIN_MS;
 
 	uproc_stop_all_sync(p, p->let_go_by < by ? p->let_go_by : by);
-	let_go_finish(p);
+	let_go_finish(p, true);
 }
 
 void leaving_free(struct tracer *t)

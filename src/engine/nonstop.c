@@ -15,6 +15,7 @@
 #include "engine_int.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
@@ -66,8 +67,8 @@ void nonstop_stop_requests(struct uproc *p)
 				th->interrupting = true;
 			continue;
 		}
-		if (th->has_pending)
-			continue; /* its event is the report */
+		if (th->has_pending || th->fork_wait)
+			continue; /* its event is the report (a fork: once its child is settled) */
 		for_each_engine(p, e) {
 			struct engine_stop st = {
 				.kind = ENGINE_STOP_STOPPED, .pid = p->pid, .tid = th->tid};
@@ -112,6 +113,52 @@ int engine_set_nonstop(struct engine *e, bool on)
 	e->nonstop = false;
 	e->stopped = true;
 	e->nsq_len = 0;
+	return 0;
+}
+
+/* The first stopped thread of an attach under way; NULL: none yet. */
+static struct uthread *attach_stopped(struct uproc *p)
+{
+	for_each_thread(p, th)
+		if (th->stopped)
+			return th;
+	return NULL;
+}
+
+/*
+ * The threads that could not stop (a vfork parent, a thread in
+ * uninterruptible sleep) run on: their interrupt's stop, when it comes,
+ * holds nobody and they go on. An engine alone on its process only (a
+ * joint attach is all-stop's business).
+ */
+int engine_attach_partial(struct engine *e, int after_ms)
+{
+	struct uproc *p = e->p;
+	long long left = e->attach_started + after_ms - tracer_now_ms();
+	struct uthread *first;
+
+	if (!engine_attaching(e) || !p->attaching || p->engines != e || e->next)
+		return -1;
+	if (left > 0)
+		return left > INT_MAX ? INT_MAX : (int)left;
+	first = attach_stopped(p);
+	if (!first)
+		return 50;   /* nothing to report yet */
+	attach_seize_new(p); /* (threads made meanwhile: ours too, running) */
+	p->attaching = false;
+	p->frozen = false;
+	detect_arch(p, first->tid);
+	for_each_thread(p, th) {
+		th->attach_stop = false;
+		if (th->stopped)
+			th->hold_mask |= ENGINE_BIT(e);
+	}
+	e->attaching = false;
+	e->interrupt_req = false;
+	e->has_report = false;
+	e->stopped = false;
+	e->nonstop = true;
+	sched_update(p);
 	return 0;
 }
 

@@ -183,7 +183,7 @@ static int resume_thread(struct uthread *th, bool step)
 static bool runnable(const struct uthread *th)
 {
 	return th->stopped && !th->has_pending && !th->hold_mask && !th->stop_req &&
-	       !th->xol_wait && !th->out_wait;
+	       !th->xol_wait && !th->fork_wait && !th->out_wait;
 }
 
 /* Are the threads about to run single-steppers only? */

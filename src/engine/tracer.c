@@ -71,6 +71,7 @@ void tracer_free(struct tracer *t)
 		else /* no engine: free it ourselves */
 			uproc_free(p);
 	}
+	fork_children_free(t);
 	leaving_drain(t);
 	if (t->sigfd >= 0)
 		close(t->sigfd);
@@ -206,6 +207,8 @@ static void handle_status(struct tracer *t, pid_t tid, int status, const struct 
 	struct uthread *th = tracer_find_thread(t, tid);
 
 	t->nstops += WIFSTOPPED(status);
+	if (!th && fork_child_status(t, tid, status))
+		return;
 	if (!th && leaving_status(t, tid, status))
 		return;
 	if (!th && WIFSTOPPED(status))
@@ -240,6 +243,8 @@ static void handle_status(struct tracer *t, pid_t tid, int status, const struct 
 	t->inflight_status = status;
 	uproc_handle_status(th->p, th, status);
 	t->inflight_tid = 0;
+	if (t->forks) /* one may have waited for what this status ended (fork_child.c) */
+		fork_children_advance(t);
 }
 
 /*
@@ -419,7 +424,12 @@ static void notify_all(struct tracer *t)
 
 int tracer_tick(struct tracer *t)
 {
-	int drain = patch_out_tick(t), let_go = leaving_procs_advance(t);
+	int drain, let_go;
+
+	if (t->forks) /* (one whose parent went: nothing else would move it on) */
+		fork_children_advance(t);
+	drain = patch_out_tick(t);
+	let_go = leaving_procs_advance(t);
 
 	if (drain < 0 || (let_go >= 0 && let_go < drain))
 		return let_go;

@@ -63,6 +63,7 @@ void uproc_free(struct uproc *p)
 			break;
 		}
 	}
+	fork_children_parent_gone(p);
 	while (p->threads)
 		uthread_remove(p->threads);
 	xol_free(p);

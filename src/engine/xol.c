@@ -43,8 +43,9 @@ struct xol_inject {
 	uint64_t near; /* the breakpoint it is for */
 	uint64_t len;  /* of the mapping */
 	long nr;
-	bool entered;	  /* its syscall-entry stop was seen */
-	uint64_t *region; /* a region of its own (the agent's code, its output), not slots */
+	bool entered;	   /* its syscall-entry stop was seen */
+	unsigned long seq; /* p->xol_inj_seq when it began (fork.c) */
+	uint64_t *region;  /* a region of its own (the agent's code, its output), not slots */
 };
 
 static bool is64(const struct uproc *p)
@@ -122,9 +123,28 @@ static uint64_t free_page_near(struct uproc *p, uint64_t addr)
 	return best;
 }
 
+void xol_syscall_regs(const struct arch_desc *arch, uint64_t sysinsn, arch_gp_t *r, long nr,
+		      const uint64_t a[6])
+{
+	arch_syscall_setup(arch, r, sysinsn, nr, a);
+}
+
 static void set_syscall_regs(struct uproc *p, arch_gp_t *r, long nr, const uint64_t a[6])
 {
-	arch_syscall_setup(p->arch, r, p->xol_sysinsn, nr, a);
+	xol_syscall_regs(p->arch, p->xol_sysinsn, r, nr, a);
+}
+
+long xol_nr_munmap(const struct arch_desc *arch)
+{
+	return arch->nr_munmap;
+}
+
+bool xol_injecting_upto(const struct uproc *p, unsigned long seq)
+{
+	for_each_thread(p, th)
+		if (th->xol_inj && th->xol_inj->seq <= seq)
+			return true;
+	return false;
 }
 
 /*
@@ -161,6 +181,7 @@ static int inject_start(struct uthread *th, long nr, const uint64_t args[6], uin
 	inj->hint = args[0];
 	inj->len = args[1];
 	inj->near = near;
+	inj->seq = ++th->p->xol_inj_seq;
 	th->xol_inj = inj;
 	th->stopped = false;
 	regs_invalidate(th);
@@ -194,6 +215,20 @@ static void page_dontfork(struct uproc *p, uint64_t addr)
 			pg->dontfork = true;
 }
 
+/* Its munmap ran (xol_release): the page is gone. */
+static void page_forget(struct uproc *p, uint64_t addr)
+{
+	for (struct xol_page **pp = &p->xol_pages; *pp; pp = &(*pp)->next) {
+		struct xol_page *pg = *pp;
+
+		if (pg->addr != addr)
+			continue;
+		*pp = pg->next;
+		free(pg);
+		return;
+	}
+}
+
 /* No page on its way: the threads that waited for one try again. */
 static void mapping_over(struct uproc *p)
 {
@@ -210,6 +245,8 @@ static bool mapped(struct uproc *p, const struct xol_inject *inj, uint64_t addr)
 			p->xol_off = true;
 		return false;
 	}
+	/* a fork child made since the mmap began may have it: whatever becomes of it here */
+	fork_children_page(p, inj->seq, addr, inj->region ? inj->len : XOL_PAGE);
 	if (inj->region) {
 		page_add(p, addr, inj->len);
 		*inj->region = addr;
@@ -266,12 +303,15 @@ bool xol_inject_stop(struct uthread *th, int status)
 	    ptrace(PTRACE_SYSCALL, th->tid, 0L, 0L) == 0) {
 		inj->entered = true;
 		th->stopped = false;
+		TEST_DELAY("xol-inject"); /* (tests: the syscall runs, and the program with it) */
 		return true;
 	}
 	ours = sysstop && regs_gp_get(p->arch, th->tid, &r) == 0 &&
 	       arch_gp_pc(p->arch, &r) == p->xol_sysinsn + p->arch->sys_insn_len;
 	if (ours && inj->nr == p->arch->nr_madvise && arch_syscall_result(p->arch, &r) == 0)
 		page_dontfork(p, inj->hint);
+	if (ours && inj->nr == p->arch->nr_munmap)
+		page_forget(p, inj->hint);
 	if (ours && inj->nr == p->arch->nr_mmap &&
 	    mapped(p, inj, arch_syscall_result(p->arch, &r)) &&
 	    dontfork_start(th, inj, arch_syscall_result(p->arch, &r)))
@@ -614,37 +654,6 @@ void xol_exec(struct uproc *p)
 	memset(&p->xol_stats, 0, sizeof(p->xol_stats)); /* a new program: its own numbers */
 }
 
-/*
- * A fork made between a page's mmap and its madvise gave the child a copy:
- * unmapped there, through the child's own first stop (a user-mode stop),
- * waited for here as fork_event() waits for that stop.
- */
-void xol_fork_child(struct uproc *p, pid_t child)
-{
-	for (struct xol_page *pg = p->xol_pages; pg; pg = pg->next) {
-		uint64_t args[6] = {pg->addr, pg->len};
-		arch_gp_t saved, r;
-		int status = 0;
-
-		if (pg->dontfork || regs_gp_get(p->arch, child, &saved) < 0)
-			continue;
-		r = saved;
-		set_syscall_regs(p, &r, p->arch->nr_munmap, args);
-		if (regs_gp_set(p->arch, child, &r) < 0)
-			continue;
-		for (int stop = 0; stop < 2; stop++) { /* its entry, its exit */
-			if (ptrace(PTRACE_SYSCALL, child, 0L, 0L) < 0)
-				break;
-			while (waitpid(child, &status, __WALL) < 0 && errno == EINTR)
-				;
-			if (!WIFSTOPPED(status) || WSTOPSIG(status) != (SIGTRAP | 0x80))
-				break;
-		}
-		if (WIFSTOPPED(status))
-			regs_gp_set(p->arch, child, &saved);
-	}
-}
-
 /* A syscall through stopped th, waited for here (the last engine is leaving). */
 static void inject_sync(struct uthread *th, long nr, const uint64_t args[6])
 {
@@ -684,19 +693,26 @@ static bool in_a_page(struct uthread *th)
 /*
  * The last engine leaves, every thread it could stop stopped: threads in
  * their slots are put back, and the pages go unless a thread still
- * running (leaving later) might be in one.
+ * running (leaving later) might be in one. One munmap at a time, through
+ * a stopped thread: waited for here when sync (the daemon's exit); else
+ * only started, its stops reaped by the loop like any other, and true
+ * says to call again once every thread has stopped (also while another
+ * injected syscall is still on its way).
  */
-void xol_release(struct uproc *p)
+bool xol_release(struct uproc *p, bool sync)
 {
 	struct uthread *via = NULL;
 
+	for_each_thread(p, th)
+		if (th->xol_inj && !sync)
+			return true;
 	patch_drain(p);
 	for_each_thread(p, th) {
 		if (!th->stopped)
-			return;
+			return false;
 		xol_stopped(th, 0);
 		if (in_a_page(th))
-			return; /* on past a dprintf, in its trampoline: the pages stay */
+			return false; /* on past a dprintf, in its trampoline: the pages stay */
 		if (!th->xol_inj && th->user_stop && !th->deliver_sig && !via)
 			via = th;
 	}
@@ -707,10 +723,16 @@ void xol_release(struct uproc *p)
 		struct xol_page *pg = p->xol_pages;
 		uint64_t args[6] = {pg->addr, pg->len};
 
+		p->xol_releasing = true; /* (no attach takes it back now: engine_attach_start) */
+		/* (listed until its munmap has run: xol_inject_stop; again if it did not) */
+		if (!sync && inject_start(via, p->arch->nr_munmap, args, 0) == 0)
+			return true;
 		p->xol_pages = pg->next;
 		free(pg);
-		inject_sync(via, p->arch->nr_munmap, args);
+		if (sync)
+			inject_sync(via, p->arch->nr_munmap, args);
 	}
+	return false;
 }
 
 void xol_free(struct uproc *p)

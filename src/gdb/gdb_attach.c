@@ -49,6 +49,9 @@ static void attach_nonstop(struct gdb_session *s, struct engine *e)
 		struct engine_stop st = {
 			.kind = ENGINE_STOP_STOPPED, .pid = engine_pid(e), .tid = tids[i]};
 
+		if (!engine_thread_stopped(e, tids[i]))
+			continue; /* (a partial attach: it runs, gdb shows it running) */
+
 		gdb_nonstop_on_stop(s, tids[i] == first.tid ? &first : &st);
 	}
 	free(tids);
@@ -154,11 +157,29 @@ bool gdb_attach_owes_question(struct gdb_session *s)
 	return true;
 }
 
+/*
+ * A non-stop vAttach whose threads have not all stopped after this long
+ * is answered with those that have; the others are running (gdb shows
+ * them so), rather than failing at the stop timeout.
+ */
+#define ATTACH_PARTIAL_MS 500
+
 int gdb_attach_expire(struct gdb_session *s)
 {
 	struct engine *e = s->attaching;
 	int left = e ? engine_attach_time_left(e) : -1;
+	int partial = e && s->nonstop && s->attach_replies
+			      ? engine_attach_partial(e, ATTACH_PARTIAL_MS)
+			      : -1;
 
+	if (partial == 0) {
+		s->attaching = NULL;
+		s->attach_replies = false;
+		attach_done(s, e); /* (non-stop: its OK and stops sent) */
+		return -1;
+	}
+	if (partial > 0 && (left < 0 || partial < left))
+		left = partial;
 	if (left != 0)
 		return left;
 	s->attaching = NULL;
