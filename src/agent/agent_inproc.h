@@ -200,9 +200,11 @@ struct agent_trace_regs {
 
 typedef uint64_t (*agent_inproc_entry_fn)(struct agent_inproc_frame *f,
 					  const struct agent_inproc_prog *prog);
+#if defined(__i386__) || defined(__x86_64__)
 /* The i386 blob's entry (agent_inproc.c built with -m32). */
 typedef uint32_t __attribute__((regparm(2))) (*agent_inproc_entry32_fn)(
 	struct agent_inproc_frame32 *f, const struct agent_inproc_prog *prog);
+#endif
 
 /* The blob (generated from agent_inproc.c): copied as is, entry at offset 0. */
 extern const unsigned char agent_inproc_blob[];
