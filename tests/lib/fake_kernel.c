@@ -391,6 +391,15 @@ void k_set_pc(int i, uint64_t pc)
 	kt[i].regs = r.gp;
 }
 
+void k_set_syscall_nr(int i, long nr)
+{
+#if defined(__x86_64__)
+	kt[i].regs.orig_rax = (uint64_t)nr;
+#elif defined(__aarch64__)
+	kt[i].regs.regs[8] = (uint64_t)nr;
+#endif
+}
+
 uint64_t k_reg(int i, int regno)
 {
 	static struct arch_regs r;

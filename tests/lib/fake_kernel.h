@@ -104,6 +104,8 @@ bool have_debug_regs(void);
 /* Thread i's pc, set; its register regno (gdb's number; up to 8 bytes). */
 uint64_t k_pc(int i);
 void k_set_pc(int i, uint64_t pc);
+/* The syscall thread i is in (its syscall-stops: PTRACE_GET_SYSCALL_INFO). */
+void k_set_syscall_nr(int i, long nr);
 uint64_t k_reg(int i, int regno);
 int view_byte(struct engine *e, uint64_t addr);
 /* Hand ready reports to the engines, as the daemon's event loop does. */

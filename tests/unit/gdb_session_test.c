@@ -6,6 +6,7 @@
  * the stop reply owed to a resume, a refused QCatchSyscalls list.
  */
 #include <stdio.h>
+#include <sys/syscall.h>
 
 #include "gdb_world.h"
 #include "tap.h"
@@ -184,21 +185,24 @@ static void test_foreign(void)
 static void test_catch_refused(void)
 {
 	struct gdb_session *s = gw_start();
+	char pkt[64], want[32];
 	const char *r;
 
-	is_str(gw_ask(s, "QCatchSyscalls:1;27"), "OK", "QCatchSyscalls:1;27 (getpid)");
-	r = gw_ask(s, "QCatchSyscalls:1;3c;zz");
-	ok(r[0] == 'E', "QCatchSyscalls:1;3c;zz refused: %s", r);
+	snprintf(pkt, sizeof(pkt), "QCatchSyscalls:1;%x", __NR_getpid);
+	is_str(gw_ask(s, pkt), "OK", "%s (getpid)", pkt);
+	snprintf(pkt, sizeof(pkt), "QCatchSyscalls:1;%x;zz", __NR_exit);
+	r = gw_ask(s, pkt);
+	ok(r[0] == 'E', "%s refused: %s", pkt, r);
 	gdb_session_set_engine(s, s->engine);
 	gw_replies(s);
 	trace();
 	is_str(gw_ask(s, "vCont;c"), "", "vCont;c");
-	kt[1].regs.orig_rax = 0x3c;
-	is_str(gw_event(s, GW_SYSCALL, 1, 0), "", "  exit (3c) not caught: the list before stands");
-	kt[2].regs.orig_rax = 0x27;
+	k_set_syscall_nr(1, __NR_exit);
+	is_str(gw_event(s, GW_SYSCALL, 1, 0), "", "  exit not caught: the list before stands");
+	k_set_syscall_nr(2, __NR_getpid);
 	r = gw_event(s, GW_SYSCALL, 2, 0);
-	ok(starts_with(r, "T05thread:4c4b41;") && strstr(r, ";syscall_entry:27;"),
-	   "  getpid (27) caught in T2: %s", r);
+	snprintf(want, sizeof(want), ";syscall_entry:%x;", __NR_getpid);
+	ok(starts_with(r, "T05thread:4c4b41;") && strstr(r, want), "  getpid caught in T2: %s", r);
 	ok(gw_stop(s), "the fake kernel saw nothing wrong");
 }
 
