@@ -719,18 +719,21 @@ bool xol_release(struct uproc *p, bool sync)
 	if (p->xol_unmap)
 		page_add(p, p->xol_unmap, XOL_PAGE);
 	p->xol_unmap = 0;
-	while (via && p->xol_pages) {
+	/* (bounded: an interrupt of before can end an munmap before it runs) */
+	for (int tries = 0; via && p->xol_pages && tries < 16; tries++) {
 		struct xol_page *pg = p->xol_pages;
 		uint64_t args[6] = {pg->addr, pg->len};
 
 		p->xol_releasing = true; /* (no attach takes it back now: engine_attach_start) */
-		/* (listed until its munmap has run: xol_inject_stop; again if it did not) */
-		if (!sync && inject_start(via, p->arch->nr_munmap, args, 0) == 0)
-			return true;
-		p->xol_pages = pg->next;
-		free(pg);
+		/* the page leaves the list when its munmap has run (xol_inject_stop), else again */
 		if (sync)
 			inject_sync(via, p->arch->nr_munmap, args);
+		else if (inject_start(via, p->arch->nr_munmap, args, 0) == 0)
+			return true;
+		else
+			break; /* the pages stay */
+		if (via->deliver_sig || !via->stopped || !via->user_stop)
+			break; /* it met a signal, or it is gone: the rest stay */
 	}
 	return false;
 }
