@@ -13,6 +13,7 @@
  */
 #include "gdb_int.h"
 #include "../agent/agent.h"
+#include "../util/fdio.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -148,21 +149,6 @@ static int out_fd(const struct gdb_session *s)
 	return s && s->server && s->server->stdio ? 2 : 1;
 }
 
-static int write_all(int fd, const char *text, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, text, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		text += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * gdb prints O text slower than the agent records it (about 10 us a line
  * against 1): past this much queued for gdb, the program waits for it
@@ -200,7 +186,7 @@ static void send_o(struct gdb_session *s, const char *text, size_t len)
 static int emit(struct gdb_session *s, bool o, const char *text, size_t len)
 {
 	if (!o)
-		return write_all(out_fd(s), text, len);
+		return fd_write_all(out_fd(s), text, len);
 	send_o(s, text, len);
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include "gdb_handlers.h"
 #include "../arch/arch.h"
 #include "../rsp/rsp.h"
+#include "../util/fdio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,26 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SAVE_CHUNK 65536
-
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
+/* tps_read_raw walks the frames from the oldest at each call: few, large reads */
+#define SAVE_CHUNK (16u << 20)
 
 /* Each line of the target description, after "tdesc ". */
 static void put_tdesc(struct buf *b, const char *xml)
@@ -92,22 +75,23 @@ static void put_definitions(struct buf *b, struct tp_exp *x)
 static int write_frames(int fd, const struct tp_store *ts)
 {
 	static const uint8_t end_mark[4];
-	uint8_t *chunk = malloc(SAVE_CHUNK);
+	size_t n = ts->used < SAVE_CHUNK ? ts->used : SAVE_CHUNK;
+	uint8_t *chunk = malloc(n ? n : 1);
 	uint64_t off = 0;
 	int err = 0;
 
 	if (!chunk)
 		return -ENOMEM;
 	while (!err && off < ts->used) {
-		size_t got = tps_read_raw(ts, off, chunk, SAVE_CHUNK);
+		size_t got = tps_read_raw(ts, off, chunk, n);
 
 		if (!got)
 			break;
-		err = write_all(fd, chunk, got);
+		err = fd_write_all(fd, chunk, got);
 		off += got;
 	}
 	free(chunk);
-	return err ? err : write_all(fd, end_mark, sizeof(end_mark));
+	return err ? err : fd_write_all(fd, end_mark, sizeof(end_mark));
 }
 
 /* QTSave:hexpath */
@@ -128,7 +112,7 @@ int gdb_tp_save(struct gdb_session *s, struct tp_exp *x, const char *q, const ch
 		return fd;
 	buf_init(&head);
 	put_definitions(&head, x);
-	err = write_all(fd, head.data, head.len);
+	err = fd_write_all(fd, head.data, head.len);
 	buf_free(&head);
 	if (!err)
 		err = write_frames(fd, &x->store);
