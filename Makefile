@@ -132,9 +132,9 @@ $(B)/agent32/agent_inproc.%.bin: $(B)/agent32/agent_inproc.%.elf
 $(B)/gen/agent_inproc32_blob.c: $(B)/agent32/agent_inproc.0.bin $(B)/agent32/agent_inproc.0x10000.bin src/agent/inproc/blob_gen.sh
 	@mkdir -p $(dir $@)
 	src/agent/inproc/blob_gen.sh $(B)/agent32/agent_inproc.0.elf $(B)/agent32/agent_inproc.0.bin $(B)/agent32/agent_inproc.0x10000.bin agent_inproc32_blob >$@
-$(B)/tests/unit32/agent_inproc_i386: tests/unit32/agent_inproc_i386.c src/agent/agent_expr.c src/agent/agent_printf.c $(B)/gen/agent_inproc32_blob.c $(wildcard src/agent/*.h) tests/lib/tap.h
+$(B)/tests/unit32/agent_inproc_i386: tests/unit32/agent_inproc_i386.c src/agent/agent_expr.c src/agent/agent_printf.c $(B)/gen/agent_inproc32_blob.c $(wildcard src/agent/*.h) tests/lib/tap.h tests/unit/agent_blob.h
 	@mkdir -p $(dir $@)
-	$(CC) -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc -Itests/lib -o $@ \
+	$(CC) -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc -Itests/lib -Itests/unit -o $@ \
 		tests/unit32/agent_inproc_i386.c src/agent/agent_expr.c src/agent/agent_printf.c \
 		$(B)/gen/agent_inproc32_blob.c
 .PRECIOUS: $(B)/agent32/agent_inproc.%.elf $(B)/agent32/agent_inproc.%.bin

@@ -22,51 +22,6 @@
 #include "tap.h"
 #include "gdb_bytecode.h"
 
-enum {
-	ADD = 0x02,
-	SUB,
-	MUL,
-	DIV_S,
-	DIV_U,
-	REM_S,
-	REM_U,
-	LSH,
-	RSH_S,
-	RSH_U,
-	LOG_NOT = 0x0e,
-	BIT_AND,
-	BIT_OR,
-	BIT_XOR,
-	BIT_NOT,
-	EQUAL,
-	LESS_S,
-	LESS_U,
-	EXT,
-	REF8,
-	REF16,
-	REF32,
-	REF64,
-	IF_GOTO = 0x20,
-	GOTO,
-	CONST8,
-	CONST16,
-	CONST32,
-	CONST64,
-	REG,
-	END,
-	DUP,
-	POP,
-	ZERO_EXT,
-	SWAP,
-	GETV,
-	PICK = 0x32,
-	ROT,
-	PRINTF,
-	FLOAT = 0x01,
-	TRACE = 0x0c,
-	REF_FLOAT = 0x1b,
-};
-
 static agent_inproc_entry_fn entry;
 static struct agent_inproc_frame frame;
 static uint8_t mem[256];
@@ -98,12 +53,6 @@ static int host_read_reg(void *ctx, int regnum, uint64_t *val)
 }
 
 /* --- building programs */
-
-static void emit_be(struct code *c, uint64_t v, int bytes)
-{
-	while (bytes--)
-		emit(c, (int)(v >> (8 * bytes) & 0xff));
-}
 
 /* A prog holding conds[0..n) then cmds[0..ncmds), in the blob's format. */
 static struct agent_inproc_prog *prog_build_cmds(const struct code *conds, size_t n,
@@ -343,54 +292,6 @@ static void test_conditions(void)
 	ok(entry(&frame, prog_build(both, 3, 0)) == AGENT_INPROC_TRAP, "false, false, true: traps");
 }
 
-/*
- * Random programs: any opcode the blob runs, operands random; a ref only
- * right after the push of an address inside mem, so that nothing faults
- * here. Stack errors and division by zero come up often: both must trap.
- */
-static void random_program(struct code *c)
-{
-	static const int plain[] = {ADD,    SUB,     MUL,     DIV_S, DIV_U,   REM_S,
-				    REM_U,  LSH,     RSH_S,   RSH_U, LOG_NOT, BIT_AND,
-				    BIT_OR, BIT_XOR, BIT_NOT, EQUAL, LESS_S,  LESS_U,
-				    DUP,    POP,     SWAP,    ROT};
-	int n = 1 + rand() % 24;
-
-	*c = (struct code){0};
-	for (int i = 0; i < n; i++) {
-		switch (rand() % 6) {
-		case 0:
-			push64(c,
-			       (uint64_t)rand() << 33 ^ (uint64_t)rand() << 7 ^ (uint64_t)rand());
-			break;
-		case 1:
-			emit(c, CONST8 + rand() % 3);
-			emit_be(c, (uint64_t)rand(), 1 << (c->b[c->n - 1] - CONST8));
-			break;
-		case 2:
-			push64(c, (uint64_t)(uintptr_t)&mem[rand() % (sizeof(mem) - 8)]);
-			emit(c, REF8 + rand() % 4);
-			break;
-		case 3:
-			emit(c, REG);
-			emit_be(c, (uint64_t)(rand() % 18), 2);
-			break;
-		case 4:
-			emit(c, rand() % 2 ? EXT : ZERO_EXT);
-			emit(c, 1 + rand() % 64);
-			break;
-		default:
-			emit(c, plain[rand() % (sizeof(plain) / sizeof(plain[0]))]);
-			break;
-		}
-	}
-	if (rand() % 4 == 0) {
-		emit(c, PICK);
-		emit(c, rand() % 4);
-	}
-	emit(c, END);
-}
-
 static void test_random(void)
 {
 	int bad = 0, n = 20000;
@@ -399,7 +300,7 @@ static void test_random(void)
 
 	srand(12345);
 	for (int i = 0; i < n && bad < 5; i++) {
-		random_program(&c);
+		agent_random_program(&c, mem, sizeof(mem), 18);
 		snprintf(what, sizeof(what), "random program %d", i);
 		if (!same(&c, what))
 			bad++;

@@ -19,51 +19,11 @@
 
 #include "agent/agent.h"
 #include "agent/agent_inproc.h"
+#include "agent_blob.h"
 #include "tap.h"
 
 extern const unsigned char agent_inproc32_blob[];
 extern const unsigned long agent_inproc32_blob_len;
-
-enum {
-	ADD = 0x02,
-	SUB,
-	MUL,
-	DIV_S,
-	DIV_U,
-	REM_S,
-	REM_U,
-	LSH,
-	RSH_S,
-	RSH_U,
-	LOG_NOT = 0x0e,
-	BIT_AND,
-	BIT_OR,
-	BIT_XOR,
-	BIT_NOT,
-	EQUAL,
-	LESS_S,
-	LESS_U,
-	EXT,
-	REF8,
-	REF16,
-	REF32,
-	REF64,
-	IF_GOTO = 0x20,
-	GOTO,
-	CONST8,
-	CONST16,
-	CONST32,
-	CONST64,
-	REG,
-	END,
-	DUP,
-	POP,
-	ZERO_EXT,
-	SWAP,
-	PICK = 0x32,
-	ROT,
-	FLOAT = 0x01,
-};
 
 #define PC 0x8049136u
 
@@ -110,29 +70,6 @@ static int host_read_reg(void *ctx, int regnum, uint64_t *val)
 }
 
 /* --- programs */
-
-struct code {
-	uint8_t b[512];
-	size_t n;
-};
-
-static void emit(struct code *c, int op)
-{
-	if (c->n < sizeof(c->b))
-		c->b[c->n++] = (uint8_t)op;
-}
-
-static void emit_be(struct code *c, uint64_t v, int bytes)
-{
-	while (bytes--)
-		emit(c, (int)(v >> (8 * bytes) & 0xff));
-}
-
-static void push64(struct code *c, uint64_t v)
-{
-	emit(c, CONST64);
-	emit_be(c, v, 8);
-}
 
 /* A program of one condition, c, in the agent's format. */
 static struct agent_inproc_prog *prog_of(const struct code *c)
@@ -247,49 +184,6 @@ static void register_cases(void)
 	ok(bad == 0, "registers 0-9 (eax .. edi, eip, eflags) read alike, 10-11 refused alike");
 }
 
-static void random_program(struct code *c)
-{
-	static const int plain[] = {ADD,    SUB,     MUL,     DIV_S, DIV_U,   REM_S,
-				    REM_U,  LSH,     RSH_S,   RSH_U, LOG_NOT, BIT_AND,
-				    BIT_OR, BIT_XOR, BIT_NOT, EQUAL, LESS_S,  LESS_U,
-				    DUP,    POP,     SWAP,    ROT};
-	int n = 1 + rand() % 24;
-
-	*c = (struct code){0};
-	for (int i = 0; i < n; i++) {
-		switch (rand() % 6) {
-		case 0:
-			push64(c,
-			       (uint64_t)rand() << 33 ^ (uint64_t)rand() << 7 ^ (uint64_t)rand());
-			break;
-		case 1:
-			emit(c, CONST8 + rand() % 3);
-			emit_be(c, (uint64_t)rand(), 1 << (c->b[c->n - 1] - CONST8));
-			break;
-		case 2:
-			push64(c, (uint64_t)(uintptr_t)&mem[rand() % (sizeof(mem) - 8)]);
-			emit(c, REF8 + rand() % 4);
-			break;
-		case 3:
-			emit(c, REG);
-			emit_be(c, (uint64_t)(rand() % 10), 2);
-			break;
-		case 4:
-			emit(c, rand() % 2 ? EXT : ZERO_EXT);
-			emit(c, 1 + rand() % 64);
-			break;
-		default:
-			emit(c, plain[rand() % (sizeof(plain) / sizeof(plain[0]))]);
-			break;
-		}
-	}
-	if (rand() % 4 == 0) {
-		emit(c, PICK);
-		emit(c, rand() % 4);
-	}
-	emit(c, END);
-}
-
 static void random_programs(void)
 {
 	int bad = 0, n = 20000;
@@ -297,7 +191,7 @@ static void random_programs(void)
 	char what[32];
 
 	for (int i = 0; i < n && bad < 5; i++) {
-		random_program(&c);
+		agent_random_program(&c, mem, sizeof(mem), 10);
 		snprintf(what, sizeof(what), "random program %d", i);
 		bad += !same(&c, what);
 	}
