@@ -11,35 +11,13 @@
  * gdbserver. Generated from the register table, once.
  */
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../tdesc_text.h"
 #include "arm64.h"
 
 #define TDESC_MAX 8192
-
-struct xml {
-	char *buf;
-	size_t len;
-	bool overflow;
-};
-
-static void xml_add(struct xml *x, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (x->overflow)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(x->buf + x->len, TDESC_MAX - x->len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= TDESC_MAX - x->len)
-		x->overflow = true;
-	else
-		x->len += (size_t)n;
-}
 
 /* cpsr (pstate's low half): the bits a user program can see or set */
 static const struct {
@@ -64,56 +42,56 @@ static const struct {
 	{"q", NULL, "uint128", "int128", 1},
 };
 
-static void add_core(struct xml *x, const struct arch_desc *d)
+static void add_core(struct tdesc_text *x, const struct arch_desc *d)
 {
-	xml_add(x, "<feature name=\"org.gnu.gdb.aarch64.core\">\n");
-	xml_add(x, "  <flags id=\"cpsr_flags\" size=\"4\">\n");
+	tdesc_add(x, "<feature name=\"org.gnu.gdb.aarch64.core\">\n");
+	tdesc_add(x, "  <flags id=\"cpsr_flags\" size=\"4\">\n");
 	for (size_t i = 0; i < sizeof(cpsr_bits) / sizeof(cpsr_bits[0]); i++)
-		xml_add(x, "    <field name=\"%s\" start=\"%d\" end=\"%d\"/>\n", cpsr_bits[i].name,
-			cpsr_bits[i].start, cpsr_bits[i].end);
-	xml_add(x, "  </flags>\n");
+		tdesc_add(x, "    <field name=\"%s\" start=\"%d\" end=\"%d\"/>\n",
+			  cpsr_bits[i].name, cpsr_bits[i].start, cpsr_bits[i].end);
+	tdesc_add(x, "  </flags>\n");
 	for (int i = 0; i <= ARM64_R_CPSR; i++) {
 		const char *type = i == ARM64_R_SP     ? "data_ptr"
 				   : i == ARM64_R_PC   ? "code_ptr"
 				   : i == ARM64_R_CPSR ? "cpsr_flags"
 						       : "int";
 
-		xml_add(x, "  <reg name=\"%s\" bitsize=\"%d\" type=\"%s\" regnum=\"%d\"/>\n",
-			d->regs[i].name, d->regs[i].size * 8, type, i);
+		tdesc_add(x, "  <reg name=\"%s\" bitsize=\"%d\" type=\"%s\" regnum=\"%d\"/>\n",
+			  d->regs[i].name, d->regs[i].size * 8, type, i);
 	}
-	xml_add(x, "</feature>\n");
+	tdesc_add(x, "</feature>\n");
 }
 
-static void add_fpu(struct xml *x, const struct arch_desc *d)
+static void add_fpu(struct tdesc_text *x, const struct arch_desc *d)
 {
 	size_t n = sizeof(lanes) / sizeof(lanes[0]);
 
-	xml_add(x, "<feature name=\"org.gnu.gdb.aarch64.fpu\">\n");
+	tdesc_add(x, "<feature name=\"org.gnu.gdb.aarch64.fpu\">\n");
 	for (size_t i = 0; i < n; i++) {
 		if (lanes[i].fl)
-			xml_add(x, "  <vector id=\"v%sf\" type=\"%s\" count=\"%d\"/>\n",
-				lanes[i].view, lanes[i].fl, lanes[i].count);
-		xml_add(x, "  <vector id=\"v%su\" type=\"%s\" count=\"%d\"/>\n", lanes[i].view,
-			lanes[i].u, lanes[i].count);
-		xml_add(x, "  <vector id=\"v%si\" type=\"%s\" count=\"%d\"/>\n", lanes[i].view,
-			lanes[i].s, lanes[i].count);
-		xml_add(x, "  <union id=\"vn%s\">\n", lanes[i].view);
+			tdesc_add(x, "  <vector id=\"v%sf\" type=\"%s\" count=\"%d\"/>\n",
+				  lanes[i].view, lanes[i].fl, lanes[i].count);
+		tdesc_add(x, "  <vector id=\"v%su\" type=\"%s\" count=\"%d\"/>\n", lanes[i].view,
+			  lanes[i].u, lanes[i].count);
+		tdesc_add(x, "  <vector id=\"v%si\" type=\"%s\" count=\"%d\"/>\n", lanes[i].view,
+			  lanes[i].s, lanes[i].count);
+		tdesc_add(x, "  <union id=\"vn%s\">\n", lanes[i].view);
 		if (lanes[i].fl)
-			xml_add(x, "    <field name=\"f\" type=\"v%sf\"/>\n", lanes[i].view);
-		xml_add(x, "    <field name=\"u\" type=\"v%su\"/>\n", lanes[i].view);
-		xml_add(x, "    <field name=\"s\" type=\"v%si\"/>\n", lanes[i].view);
-		xml_add(x, "  </union>\n");
+			tdesc_add(x, "    <field name=\"f\" type=\"v%sf\"/>\n", lanes[i].view);
+		tdesc_add(x, "    <field name=\"u\" type=\"v%su\"/>\n", lanes[i].view);
+		tdesc_add(x, "    <field name=\"s\" type=\"v%si\"/>\n", lanes[i].view);
+		tdesc_add(x, "  </union>\n");
 	}
-	xml_add(x, "  <union id=\"aarch64v\">\n");
+	tdesc_add(x, "  <union id=\"aarch64v\">\n");
 	for (size_t i = 0; i < n; i++)
-		xml_add(x, "    <field name=\"%s\" type=\"vn%s\"/>\n", lanes[i].view,
-			lanes[i].view);
-	xml_add(x, "  </union>\n");
+		tdesc_add(x, "    <field name=\"%s\" type=\"vn%s\"/>\n", lanes[i].view,
+			  lanes[i].view);
+	tdesc_add(x, "  </union>\n");
 	for (int i = ARM64_R_V0; i <= ARM64_R_FPCR; i++)
-		xml_add(x, "  <reg name=\"%s\" bitsize=\"%d\" type=\"%s\" regnum=\"%d\"/>\n",
-			d->regs[i].name, d->regs[i].size * 8, i < ARM64_R_FPSR ? "aarch64v" : "int",
-			i);
-	xml_add(x, "</feature>\n");
+		tdesc_add(x, "  <reg name=\"%s\" bitsize=\"%d\" type=\"%s\" regnum=\"%d\"/>\n",
+			  d->regs[i].name, d->regs[i].size * 8,
+			  i < ARM64_R_FPSR ? "aarch64v" : "int", i);
+	tdesc_add(x, "</feature>\n");
 }
 
 static char arm64_xml[TDESC_MAX];
@@ -122,18 +100,18 @@ static pthread_once_t tdesc_once = PTHREAD_ONCE_INIT;
 static void build(void)
 {
 	const struct arch_desc *d = arch_native();
-	struct xml x = {.buf = arm64_xml};
+	struct tdesc_text x = {.buf = arm64_xml, .cap = TDESC_MAX};
 
-	xml_add(&x, "<?xml version=\"1.0\"?>\n<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n");
-	xml_add(&x, "<target version=\"1.0\">\n");
-	xml_add(&x, "<architecture>aarch64</architecture>\n<osabi>GNU/Linux</osabi>\n");
+	tdesc_add(&x, "<?xml version=\"1.0\"?>\n<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n");
+	tdesc_add(&x, "<target version=\"1.0\">\n");
+	tdesc_add(&x, "<architecture>aarch64</architecture>\n<osabi>GNU/Linux</osabi>\n");
 	add_core(&x, d);
 	add_fpu(&x, d);
-	xml_add(&x, "<feature name=\"org.gnu.gdb.aarch64.tls\">\n");
-	xml_add(&x, "  <reg name=\"%s\" bitsize=\"64\" type=\"data_ptr\" regnum=\"%d\"/>\n",
-		d->regs[ARM64_R_TPIDR].name, ARM64_R_TPIDR);
-	xml_add(&x, "</feature>\n");
-	xml_add(&x, "</target>\n");
+	tdesc_add(&x, "<feature name=\"org.gnu.gdb.aarch64.tls\">\n");
+	tdesc_add(&x, "  <reg name=\"%s\" bitsize=\"64\" type=\"data_ptr\" regnum=\"%d\"/>\n",
+		  d->regs[ARM64_R_TPIDR].name, ARM64_R_TPIDR);
+	tdesc_add(&x, "</feature>\n");
+	tdesc_add(&x, "</target>\n");
 	if (x.overflow)
 		arm64_xml[0] = '\0';
 }

@@ -14,10 +14,10 @@
  * XSAVE image is too short) and writing them fails.
  */
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../tdesc_text.h"
 #include "x86.h"
 
 static const char *const feature_names[X86_F_COUNT] = {
@@ -56,40 +56,16 @@ static const struct {
 
 #define TDESC_MAX 16384
 
-struct xml {
-	char *buf;
-	size_t len;
-	bool overflow;
-};
-
-static void xml_add(struct xml *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void xml_add(struct xml *x, const char *fmt, ...)
+static void add_flags(struct tdesc_text *x, const char *id, const struct flag_bit *bits)
 {
-	va_list ap;
-	int n;
-
-	if (x->overflow)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(x->buf + x->len, TDESC_MAX - x->len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= TDESC_MAX - x->len)
-		x->overflow = true;
-	else
-		x->len += (size_t)n;
-}
-
-static void add_flags(struct xml *x, const char *id, const struct flag_bit *bits)
-{
-	xml_add(x, "  <flags id=\"%s\" size=\"4\">\n", id);
+	tdesc_add(x, "  <flags id=\"%s\" size=\"4\">\n", id);
 	for (; bits->name; bits++)
-		xml_add(x, "    <field name=\"%s\" start=\"%d\" end=\"%d\" type=\"bool\"/>\n",
-			bits->name, bits->bit, bits->bit);
-	xml_add(x, "  </flags>\n");
+		tdesc_add(x, "    <field name=\"%s\" start=\"%d\" end=\"%d\" type=\"bool\"/>\n",
+			  bits->name, bits->bit, bits->bit);
+	tdesc_add(x, "  </flags>\n");
 }
 
-static void add_types(struct xml *x, enum x86_feature f)
+static void add_types(struct tdesc_text *x, enum x86_feature f)
 {
 	size_t i;
 
@@ -99,14 +75,14 @@ static void add_types(struct xml *x, enum x86_feature f)
 		break;
 	case X86_F_SSE:
 		for (i = 0; i < sizeof(vec128_lanes) / sizeof(vec128_lanes[0]); i++)
-			xml_add(x, "  <vector id=\"%s\" type=\"%s\" count=\"%d\"/>\n",
-				vec128_lanes[i].id, vec128_lanes[i].elem, vec128_lanes[i].count);
-		xml_add(x, "  <union id=\"vec128\">\n");
+			tdesc_add(x, "  <vector id=\"%s\" type=\"%s\" count=\"%d\"/>\n",
+				  vec128_lanes[i].id, vec128_lanes[i].elem, vec128_lanes[i].count);
+		tdesc_add(x, "  <union id=\"vec128\">\n");
 		for (i = 0; i < sizeof(vec128_lanes) / sizeof(vec128_lanes[0]); i++)
-			xml_add(x, "    <field name=\"%s\" type=\"%s\"/>\n", vec128_lanes[i].field,
-				vec128_lanes[i].id);
-		xml_add(x, "    <field name=\"uint128\" type=\"uint128\"/>\n");
-		xml_add(x, "  </union>\n");
+			tdesc_add(x, "    <field name=\"%s\" type=\"%s\"/>\n",
+				  vec128_lanes[i].field, vec128_lanes[i].id);
+		tdesc_add(x, "    <field name=\"uint128\" type=\"uint128\"/>\n");
+		tdesc_add(x, "  </union>\n");
 		add_flags(x, "i386_mxcsr", mxcsr_bits);
 		break;
 	default:
@@ -117,12 +93,12 @@ static void add_types(struct xml *x, enum x86_feature f)
 static void build(const struct arch_desc *d, char *buf)
 {
 	const struct x86_desc *xd = x86_desc_of(d);
-	struct xml x = {.buf = buf};
+	struct tdesc_text x = {.buf = buf, .cap = TDESC_MAX};
 	int f, i;
 
-	xml_add(&x, "<?xml version=\"1.0\"?>\n<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n");
-	xml_add(&x, "<target version=\"1.0\">\n");
-	xml_add(&x, "<architecture>%s</architecture>\n<osabi>GNU/Linux</osabi>\n", xd->bfd_arch);
+	tdesc_add(&x, "<?xml version=\"1.0\"?>\n<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n");
+	tdesc_add(&x, "<target version=\"1.0\">\n");
+	tdesc_add(&x, "<architecture>%s</architecture>\n<osabi>GNU/Linux</osabi>\n", xd->bfd_arch);
 	for (f = 0; f < X86_F_COUNT; f++) {
 		bool any = false;
 
@@ -130,22 +106,22 @@ static void build(const struct arch_desc *d, char *buf)
 			any |= xd->info[i].feature == f;
 		if (!any)
 			continue;
-		xml_add(&x, "<feature name=\"%s\">\n", feature_names[f]);
+		tdesc_add(&x, "<feature name=\"%s\">\n", feature_names[f]);
 		add_types(&x, f);
 		for (i = 0; i < d->nregs; i++) {
 			const struct x86_reg_info *info = &xd->info[i];
 
 			if (info->feature != f)
 				continue;
-			xml_add(&x, "  <reg name=\"%s\" bitsize=\"%d\" type=\"%s\" regnum=\"%d\"",
-				d->regs[i].name, d->regs[i].size * 8, info->type, i);
+			tdesc_add(&x, "  <reg name=\"%s\" bitsize=\"%d\" type=\"%s\" regnum=\"%d\"",
+				  d->regs[i].name, d->regs[i].size * 8, info->type, i);
 			if (info->group)
-				xml_add(&x, " group=\"%s\"", info->group);
-			xml_add(&x, "/>\n");
+				tdesc_add(&x, " group=\"%s\"", info->group);
+			tdesc_add(&x, "/>\n");
 		}
-		xml_add(&x, "</feature>\n");
+		tdesc_add(&x, "</feature>\n");
 	}
-	xml_add(&x, "</target>\n");
+	tdesc_add(&x, "</target>\n");
 	if (x.overflow)
 		buf[0] = '\0';
 }
