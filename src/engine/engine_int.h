@@ -474,10 +474,6 @@ void xol_thread_gone(struct uthread *th);
 void xol_exec(struct uproc *p);
 /* Is a syscall injected in p, as seq or before it, still in flight? */
 bool xol_injecting_upto(const struct uproc *p, unsigned long seq);
-/* r set for syscall nr(a) at the syscall instruction sysinsn (munmap: xol_nr_munmap). */
-void xol_syscall_regs(const struct arch_desc *arch, uint64_t sysinsn, arch_gp_t *r, long nr,
-		      const uint64_t a[6]);
-long xol_nr_munmap(const struct arch_desc *arch);
 /* The last engine left: pages out (sync: waited for); true: an munmap on its way, call again. */
 bool xol_release(struct uproc *p, bool sync);
 void xol_free(struct uproc *p);

@@ -100,7 +100,7 @@ static bool munmap_start(struct fork_child *fc, const struct fork_page *pg)
 	if (!fc->sysinsn || regs_gp_get(fc->arch, fc->pid, &fc->saved) < 0)
 		return false;
 	r = fc->saved;
-	xol_syscall_regs(fc->arch, fc->sysinsn, &r, xol_nr_munmap(fc->arch), args);
+	arch_syscall_setup(fc->arch, &r, fc->sysinsn, fc->arch->nr_munmap, args);
 	if (regs_gp_set(fc->arch, fc->pid, &r) < 0)
 		return false;
 	if (ptrace(PTRACE_SYSCALL, fc->pid, 0L, 0L) < 0) {

@@ -123,20 +123,9 @@ static uint64_t free_page_near(struct uproc *p, uint64_t addr)
 	return best;
 }
 
-void xol_syscall_regs(const struct arch_desc *arch, uint64_t sysinsn, arch_gp_t *r, long nr,
-		      const uint64_t a[6])
-{
-	arch_syscall_setup(arch, r, sysinsn, nr, a);
-}
-
 static void set_syscall_regs(struct uproc *p, arch_gp_t *r, long nr, const uint64_t a[6])
 {
-	xol_syscall_regs(p->arch, p->xol_sysinsn, r, nr, a);
-}
-
-long xol_nr_munmap(const struct arch_desc *arch)
-{
-	return arch->nr_munmap;
+	arch_syscall_setup(p->arch, r, p->xol_sysinsn, nr, a);
 }
 
 bool xol_injecting_upto(const struct uproc *p, unsigned long seq)
