@@ -37,7 +37,9 @@
 #          threads each calling hit() XHITS/N times; utraced, gdbserver
 #          and native gdb (no server: its own table, the cost per hit).
 #          utraced steps over such a hit out of line; gdbserver stops
-#          every thread for it
+#          every thread for it. Each xN also runs as xN.base (one call a
+#          thread): the cost per hit is the difference of the two parts
+#          divided by the hits (x_calls)
 #   fuse-a utraced only: case a through `utraced --mount DIR`'s link
 #          DIR/<pid>/gdb ("fuse") against the same through a unix socket
 #          ("unix") of the same daemon (`utraced --mount DIR --multi
@@ -145,7 +147,7 @@ case_prog() {
 	d0 | d) echo "$B/many_threads $THREADS" ;;
 	e) echo "$B/next_loop $LOOP" ;;
 	g | h) echo "$B/sys_loop $SYSCALLS" ;;
-	x*) echo "$B/cond_threads ${1#x} $((XHITS / ${1#x}))" ;;
+	x*) echo "$B/cond_threads $(x_threads "$1") $(x_calls "$1")" ;;
 	*) die "unknown case $1 (cases: $ALL_CASES $FUSE_CASES)" ;;
 	esac
 }
@@ -309,8 +311,8 @@ case_check() {
 		;;
 	e) grep -q "LINE:after" "$gout" && ! grep -q "acc=" "$sout" ;;
 	x*)
-		n=${c#x}
-		grep -q "calls=$((XHITS / n * n))" "$sout" && ! grep -q "hit Breakpoint" "$gout"
+		n=$(x_threads "$c")
+		grep -q "calls=$((n * $(x_calls "$c")))" "$sout" && ! grep -q "hit Breakpoint" "$gout"
 		;;
 	g)
 		# every write of the loop and the final printf, entry and return
@@ -555,10 +557,14 @@ col() { # CASE SERVER FIELD -> median of that field in $RAW
 }
 
 do_time() {
-	local c su sg pu pg cu cg gu gg
+	local c su sg pu pg cu cg gu gg runs=()
 	RAW=$B/out/raw.txt
 	header | tee "$RAW"
-	reps "$@"
+	for c; do # each xN with its base case (x_calls)
+		runs+=("$c")
+		[ "${c#x}" != "$c" ] && [ "${c%.base}" = "$c" ] && runs+=("$c.base")
+	done
+	reps "${runs[@]}"
 	if [ -s "$B/out/b.pc.utraced" ] && [ -s "$B/out/b.pc.gdbserver" ]; then
 		cmp -s "$B/out/b.pc.utraced" "$B/out/b.pc.gdbserver" ||
 			echo "WARNING: stepi ended at different pcs: $(cat "$B/out/b.pc.utraced") vs $(cat "$B/out/b.pc.gdbserver")"
@@ -617,21 +623,43 @@ fuse_table() { # the fuse-* cases: DIR/<pid>/gdb against the unix socket
 	done
 }
 
-per_hit() { awk -v t="$1" -v n="$XHITS" 'BEGIN { if (t == "-") print "-"; else printf "%.1f", t * 1e6 / n }'; }
+# x_threads CASE, x_calls CASE: case xN runs N threads calling hit()
+# XHITS/N times each; its base case xN.base, once each. The difference of
+# the two parts is the cost of the hits alone: the part of both also holds
+# what does not depend on the hits (gdb reading libc's symbols at the
+# shared-library stop, the threads' start and exit), 0.1-0.5 s, the same
+# for both servers, which would otherwise pull every ratio towards 1.
+x_threads() { local t=${1#x}; echo "${t%.base}"; }
+x_calls() {
+	local n
+	n=$(x_threads "$1")
+	if [ "${1%.base}" != "$1" ]; then echo 1; else echo $((XHITS / n)); fi
+}
+
+# per_hit PART BASE CASE: us per hit, (PART - BASE) / hits
+per_hit() {
+	local n
+	n=$(x_threads "$3")
+	awk -v t="$1" -v b="$2" -v h="$(((XHITS / n - 1) * n))" 'BEGIN {
+		if (t == "-" || b == "-") print "-"; else printf "%.1f", (t - b) * 1e6 / h }'
+}
 
 x_table() { # cases x*: per-hit cost of a false condition, three ways
 	local c u g n one=""
 	echo
 	echo "Cases x*: $XHITS hits of a breakpoint whose condition is false, evaluated by the server;"
-	echo "the part's time per hit (us), utraced / gdbserver / native gdb; ratio = utraced / gdbserver;"
+	echo "per hit (us): (part of xN - part of xN.base, one call a thread) / hits, median parts;"
+	echo "utraced / gdbserver / native gdb; ratio = utraced / gdbserver;"
 	echo "scaling = utraced's cost per hit against its cost with 1 thread."
 	printf '%-36s|%9s %9s %9s |%6s |%8s\n' " case" utraced gdbsrv native ratio scaling
 	for c; do
-		[ "${c#x}" != "$c" ] || continue
-		u=$(col "$c" utraced 5) g=$(col "$c" gdbserver 5) n=$(col "$c" native 5)
+		[ "${c#x}" != "$c" ] && [ "${c%.base}" = "$c" ] || continue
+		u=$(per_hit "$(col "$c" utraced 5)" "$(col "$c.base" utraced 5)" "$c")
+		g=$(per_hit "$(col "$c" gdbserver 5)" "$(col "$c.base" gdbserver 5)" "$c")
+		n=$(per_hit "$(col "$c" native 5)" "$(col "$c.base" native 5)" "$c")
 		[ "$c" = x1 ] && one=$u
-		printf '%-36s|%9s %9s %9s |%6s |%8s\n' " $(case_title "$c")" "$(per_hit "$u")" \
-			"$(per_hit "$g")" "$(per_hit "$n")" "$(ratio "$u" "$g")" "$(ratio "$u" "${one:--}")"
+		printf '%-36s|%9s %9s %9s |%6s |%8s\n' " $(case_title "$c")" "$u" "$g" "$n" \
+			"$(ratio "$u" "$g")" "$(ratio "$u" "${one:--}")"
 	done
 }
 
@@ -707,6 +735,7 @@ case_title() {
 	f) echo "f: $HITS hits of a break ... if" ;;
 	g) echo "g: catch syscall write, $SYSCALLS calls" ;;
 	h) echo "h: $((SYSCALLS / 10 - 1)) hits, + syscall catcher" ;;
+	x*.base) echo "${1}: $(x_threads "$1") call(s), 1 a thread" ;;
 	x*) echo "${1}: $XHITS false hits, ${1#x} thread(s)" ;;
 	fuse-a) echo "fuse-a: $HITS breakpoint hits" ;;
 	fuse-b) echo "fuse-b: stepi $STEPS" ;;
