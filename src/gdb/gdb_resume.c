@@ -184,7 +184,7 @@ static int parse_action(struct gdb_session *s, const char **pp, const char *end,
 		q++;
 		if (gdb_parse_tid(&q, end, pid, &a->tid) < 0)
 			return -EINVAL;
-		if (*pid > 0 && !gdb_proc_of(s, *pid) && kind != 't')
+		if (*pid > 0 && !gdb_proc_of(s, *pid) && kind != 't' && !s->nonstop)
 			return -ESRCH;
 	}
 	if (kind == 'r')
@@ -213,6 +213,26 @@ static bool only_stops_of_gone(struct gdb_session *s, const struct engine_resume
 }
 
 /*
+ * Non-stop: drop the actions of processes that are gone. gdb may resume a
+ * process whose death notification it has received but not handled yet
+ * (gdb.multi/multi-kill.exp: it steps a dead thread over a breakpoint);
+ * gdbserver answers OK and gdb then handles the death. Returns the
+ * actions left.
+ */
+static size_t drop_gone(struct gdb_session *s, struct engine_resume *acts, pid_t *pids, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (pids[i] > 0 && !gdb_proc_of(s, pids[i]))
+			continue;
+		acts[k] = acts[i];
+		pids[k++] = pids[i];
+	}
+	return k;
+}
+
+/*
  * The whole packet is parsed before anything changes: a bad action
  * anywhere refuses it and leaves the session as it was.
  */
@@ -237,6 +257,12 @@ int gdb_handle_vcont(struct gdb_session *s, const char *p, size_t len)
 		return -EINVAL;
 	if (only_stops_of_gone(s, acts, pids, n)) {
 		buf_puts(&s->reply, "OK"); /* as gdbserver: nothing left to stop */
+		return 0;
+	}
+	if (s->nonstop)
+		n = drop_gone(s, acts, pids, n);
+	if (!n) {
+		buf_puts(&s->reply, "OK"); /* nothing left to run */
 		return 0;
 	}
 	if (!s->engine)
