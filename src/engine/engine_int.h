@@ -217,6 +217,19 @@ struct engine {
 				  one) */
 };
 
+/*
+ * The registers a thread had when it died in a stop (a SIGKILL or an
+ * exit_group woke it while a client held it): once its whole process is
+ * dead and until the clients hear of it, they are read as they were, as
+ * gdbserver, which reaps nothing while gdb holds the process, answers
+ * them from its register cache.
+ */
+struct uthread_ghost {
+	struct uthread_ghost *next;
+	pid_t tid;
+	struct arch_regs regs;
+};
+
 struct uproc {
 	struct uproc *next;
 	struct tracer *t;
@@ -232,8 +245,9 @@ struct uproc {
 	bool group_exiting;  /* a thread ended with the whole process (exit_group, a signal) */
 	int memfd;	     /* /proc/PID/mem */
 	struct uthread *threads;
-	struct uthread *last_event; /* thread of the latest event (for ^C reports) */
-	unsigned long event_seq;    /* events so far: last_event's is the latest */
+	struct uthread_ghost *ghosts; /* registers of threads that died stopped (uproc.c) */
+	struct uthread *last_event;   /* thread of the latest event (for ^C reports) */
+	unsigned long event_seq;      /* events so far: last_event's is the latest */
 	struct engine *engines;
 	uint64_t slots; /* engine slots in use */
 	struct swbp *bps;
@@ -370,6 +384,8 @@ void uproc_free(struct uproc *p);
 void uproc_open_mem(struct uproc *p);
 struct uthread *uthread_add(struct uproc *p, pid_t tid);
 void uthread_remove(struct uthread *th);
+void uthread_ghost_keep(struct uthread *th);
+struct arch_regs *uproc_ghost_regs(struct uproc *p, pid_t tid);
 struct uthread *uproc_thread(struct uproc *p, pid_t tid);
 int uproc_seize(struct uproc *p, pid_t tid);
 void uproc_detach_all(struct uproc *p);

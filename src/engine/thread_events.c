@@ -155,6 +155,7 @@ void thread_exited(struct uthread *th, int status)
 	struct uproc *p = th->p;
 
 	observe_exit(p, th->tid, status);
+	uthread_ghost_keep(th);
 	thread_gone(p, th, WIFEXITED(status) ? WEXITSTATUS(status) : 0);
 }
 

@@ -66,6 +66,12 @@ void uproc_free(struct uproc *p)
 	fork_children_parent_gone(p);
 	while (p->threads)
 		uthread_remove(p->threads);
+	while (p->ghosts) {
+		struct uthread_ghost *g = p->ghosts;
+
+		p->ghosts = g->next;
+		free(g);
+	}
 	xol_free(p);
 	while (p->bps) {
 		struct swbp *bp = p->bps;
@@ -100,6 +106,40 @@ struct uthread *uthread_add(struct uproc *p, pid_t tid)
 		;
 	*tail = th;
 	return th;
+}
+
+/*
+ * th dies in a stop with its registers read: keep them (struct
+ * uthread_ghost). Called at its exit event's stop (which replaces the stop
+ * its registers were read at; the others are read there), or when its
+ * death is seen.
+ */
+void uthread_ghost_keep(struct uthread *th)
+{
+	struct uthread_ghost *g;
+
+	if (!th->stopped || !th->regs_valid)
+		return;
+	if (!th->ext_valid && regs_fetch(th, true) < 0)
+		return; /* dead already: only what a client read is kept */
+	g = malloc(sizeof(*g));
+	if (!g)
+		return; /* then unavailable, as any dead thread's */
+	g->tid = th->tid;
+	g->regs = th->regs;
+	g->next = th->p->ghosts;
+	th->p->ghosts = g;
+}
+
+/* The registers th had when it died, once its whole process is dead; NULL: none. */
+struct arch_regs *uproc_ghost_regs(struct uproc *p, pid_t tid)
+{
+	if (!p->exited)
+		return NULL;
+	for (struct uthread_ghost *g = p->ghosts; g; g = g->next)
+		if (g->tid == tid)
+			return &g->regs;
+	return NULL;
 }
 
 void uthread_remove(struct uthread *th)
@@ -253,8 +293,10 @@ void uproc_exited(struct uproc *p, int status)
 		st.kind = ENGINE_STOP_KILLED;
 		st.sig = WTERMSIG(status);
 	}
-	while (p->threads)
+	while (p->threads) {
+		uthread_ghost_keep(p->threads);
 		uthread_remove(p->threads);
+	}
 	for_each_engine(p, e) {
 		e->dead = true;
 		e->stopped = false;
@@ -486,6 +528,8 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 	th->sig_stop = !((unsigned)status >> 16);
 	th->attach_stop = th->seizing && event == PTRACE_EVENT_STOP && sig == SIGTRAP;
 	th->seizing = false;
+	if (event == PTRACE_EVENT_EXIT)
+		uthread_ghost_keep(th);
 	th->stopped = true;
 	th->interrupting = false;
 	regs_invalidate(th);

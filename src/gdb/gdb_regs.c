@@ -19,14 +19,17 @@ static int current_regs(struct gdb_session *s, pid_t *tid, struct arch_regs **r)
 
 /*
  * A thread that died while the process is stopped (gone since gdb listed
- * it, or on its way out) has no registers to read: they are unavailable
- * ('x'), as gdbserver answers, not an error that would stop gdb's resume.
+ * it, or on its way out, or its whole process killed before gdb heard of
+ * the death) has no registers to read: they are unavailable ('x'), as
+ * gdbserver answers (it ignores ESRCH there), not an error: gdb reads the
+ * pc before it resumes, and an E03 would keep it from ever resuming the
+ * process to hear its death (gdb.multi/multi-kill.exp, killed_outside.t).
  */
 static bool regs_unavailable(struct gdb_session *s, int err)
 {
-	if (!engine_alive(s->engine))
-		return false;
-	return err == -ESRCH || (err == -EBUSY && !engine_nonstop(s->engine));
+	if (err == -ESRCH)
+		return true;
+	return err == -EBUSY && engine_alive(s->engine) && !engine_nonstop(s->engine);
 }
 
 static void put_unavailable(struct buf *b, size_t bytes)

@@ -38,6 +38,33 @@ like "$GDB_OUT" '^\[Inferior 2 \(process [0-9]+\) detached\]$' 'fork: the dead c
 unlike "$GDB_OUT" "Can't detach" 'fork: no error'
 exited_with 2 'fork: the parent saw its child killed'
 
+# --- registers of a worker read before the kill, read again after it (the
+# cache flushed): the values gdb saw, as gdbserver answers from its cache
+# until gdb hears of the death; the old build answered E03 and gdb could
+# not continue to hear it
+launch "$PROG"
+remote_gdb "$PROG" 'break all_started' continue 'thread 3' 'p $pc' "$KILL" \
+	'maint flush register-cache' 'p $pc' continue
+pcs=$(grep -o '^\$[12] = .*' <<<"$GDB_OUT" | sed 's/^\$[12] = //' | sort -u)
+like "$pcs" '^\(void \(\*\)\(\)\) 0x[0-9a-f]+ <' 'ghost: the worker has a pc'
+is "$(grep -c . <<<"$pcs")" 1 'ghost: the same pc before and after the kill'
+unlike "$GDB_OUT" 'Could not read registers|not available' 'ghost: no register error'
+like "$GDB_OUT" '^Program terminated with signal SIGKILL, Killed\.$' 'ghost: continue hears the death'
+
+# --- non-stop: gdb resumes a process whose death it has been notified of
+# but not handled yet (it steps the dead thread over a breakpoint): OK, as
+# gdbserver, then gdb handles the death (the old build: E03, "Unexpected
+# vCont reply in non-stop mode")
+start_server --multi :0 || bail "server did not start"
+ex_args 'maint set target-non-stop on' "target extended-remote $TARGET" \
+	"set remote exec-file $PROG" 'break all_started' run add-inferior 'inferior 2' \
+	"file $PROG" run 'set $p2 = mypid' 'inferior 1' \
+	'eval "shell kill -9 %d; sleep 1", $p2' 'inferior 2' continue 'info inferiors'
+run_gdb "$PROG" "${EX[@]}"
+unlike "$GDB_OUT" 'Unexpected vCont reply|Could not read registers' 'non-stop resume of the dead: OK'
+like "$GDB_OUT" '^Program terminated with signal SIGKILL, Killed\.$' '  its death heard'
+kill -TERM "$SERVER_PID" 2>/dev/null
+
 # --- three running processes killed at once (gdb.multi/multi-kill.exp)
 start_server --multi :0 || bail "server did not start"
 cmds=('maint set target-non-stop on' "target extended-remote $TARGET" "set remote exec-file $PROG"
