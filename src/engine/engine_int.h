@@ -384,7 +384,7 @@ void uproc_free(struct uproc *p);
 void uproc_open_mem(struct uproc *p);
 struct uthread *uthread_add(struct uproc *p, pid_t tid);
 void uthread_remove(struct uthread *th);
-void uthread_ghost_keep(struct uthread *th);
+void uthread_ghost_keep(struct uthread *th, bool dead);
 struct arch_regs *uproc_ghost_regs(struct uproc *p, pid_t tid);
 struct uthread *uproc_thread(struct uproc *p, pid_t tid);
 int uproc_seize(struct uproc *p, pid_t tid);

@@ -155,7 +155,7 @@ void thread_exited(struct uthread *th, int status)
 	struct uproc *p = th->p;
 
 	observe_exit(p, th->tid, status);
-	uthread_ghost_keep(th);
+	uthread_ghost_keep(th, true);
 	thread_gone(p, th, WIFEXITED(status) ? WEXITSTATUS(status) : 0);
 }
 

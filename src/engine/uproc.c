@@ -114,14 +114,14 @@ struct uthread *uthread_add(struct uproc *p, pid_t tid)
  * its registers were read at; the others are read there), or when its
  * death is seen.
  */
-void uthread_ghost_keep(struct uthread *th)
+void uthread_ghost_keep(struct uthread *th, bool dead)
 {
 	struct uthread_ghost *g;
 
 	if (!th->stopped || !th->regs_valid)
 		return;
-	if (!th->ext_valid && regs_fetch(th, true) < 0)
-		return; /* dead already: only what a client read is kept */
+	if (!th->ext_valid && (dead || regs_fetch(th, true) < 0))
+		return; /* (a client's g reads both) */
 	g = malloc(sizeof(*g));
 	if (!g)
 		return; /* then unavailable, as any dead thread's */
@@ -294,7 +294,7 @@ void uproc_exited(struct uproc *p, int status)
 		st.sig = WTERMSIG(status);
 	}
 	while (p->threads) {
-		uthread_ghost_keep(p->threads);
+		uthread_ghost_keep(p->threads, true);
 		uthread_remove(p->threads);
 	}
 	for_each_engine(p, e) {
@@ -529,7 +529,7 @@ void uproc_handle_status(struct uproc *p, struct uthread *th, int status)
 	th->attach_stop = th->seizing && event == PTRACE_EVENT_STOP && sig == SIGTRAP;
 	th->seizing = false;
 	if (event == PTRACE_EVENT_EXIT)
-		uthread_ghost_keep(th);
+		uthread_ghost_keep(th, false);
 	th->stopped = true;
 	th->interrupting = false;
 	regs_invalidate(th);
