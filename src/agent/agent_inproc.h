@@ -114,13 +114,16 @@ struct agent_out_slot {
  * reserved with an atomic add, against `limit`, which utraced alone
  * writes: the bytes it took from the rings plus the space its buffer has
  * left). A reservation of a hit that then traps is never given back: the
- * agent only traps sooner than it must.
+ * agent only traps sooner than it must. `seq` numbers an experiment's
+ * frames across its threads' rings: taken (atomic add) by a hit that will
+ * publish, just before it does, so utraced can put them in the order of
+ * the hits.
  */
 struct agent_trace_ctl {
 	int64_t left;
 	int64_t used;
 	int64_t limit;
-	int64_t spare;
+	uint64_t seq; /* an experiment's: the next frame's number in the order of the hits */
 };
 
 #define AGENT_CTL_ENGINES 64  /* ctl[0..64): an engine's (experiment's) buffer, by its slot */
@@ -165,6 +168,7 @@ struct agent_trace_rec {
 	uint64_t bp; /* the tracepoint's address */
 	uint32_t tpnum;
 	uint32_t reserved;
+	uint64_t seq; /* its experiment's agent_trace_ctl.seq at the hit */
 };
 
 /* The registers an 'R' block of the agent has: gdb's amd64 numbers 0..23, then the bases. */

@@ -82,6 +82,7 @@ int agent_trace_parse(const uint8_t *rec, size_t len, struct agent_trace_record 
 	out->bp = h.bp;
 	out->tpnum = h.tpnum;
 	out->reserved = h.reserved;
+	out->seq = h.seq;
 	return 0;
 }
 

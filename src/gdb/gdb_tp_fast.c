@@ -11,7 +11,8 @@
  * becomes `trace` opcodes). The agent writes each frame into the
  * thread's ring in the program; the engine hands it back here
  * (tp_collected) at each stop, every 20 ms, and when we ask
- * (tp_fast_drain), and it goes into the trace buffer as a normal frame.
+ * (tp_fast_drain), and it goes into the trace buffer as a normal frame,
+ * in the order of the hits (the number the agent gives each: below).
  *
  * What the agent cannot do traps, and gdb_tp.c collects that hit itself:
  * a trace state variable, a fault, a full ring, a condition that fails,
@@ -116,7 +117,7 @@ void tp_fast_install(struct tp_exp *x, uint64_t addr)
 
 void tp_fast_budget(struct tp_exp *x)
 {
-	int64_t free_bytes = (int64_t)(x->store.size - x->store.used);
+	int64_t free_bytes = (int64_t)(x->store.size - x->store.used) - (int64_t)x->fast_pend.len;
 
 	if (!x->e)
 		return;
@@ -129,6 +130,7 @@ void tp_fast_drain(struct tp_exp *x)
 {
 	if (x->e && x->running)
 		engine_trace_drain(x->e);
+	tp_fast_flush(x);
 }
 
 /*
@@ -182,20 +184,14 @@ static int fast_template(struct tp_exp *x)
 _Static_assert(sizeof(((struct agent_trace_record *)0)->regs) == TPF_COMPACT_LEN,
 	       "the store's 'r' block is the agent's registers");
 
-void tp_collected(void *ctx, struct engine *e, const struct agent_trace_record *r)
+/* A frame from the agent into the buffer. */
+static void keep(struct tp_exp *x, const struct agent_trace_record *r)
 {
-	struct tp_exp *x = ctx;
-	struct tp_point *p;
+	struct tp_point *p = tp_find(x, r->tpnum, r->bp);
 	uint8_t *d;
 	size_t len;
 	bool regs;
 
-	(void)e;
-	if (!r) { /* the batch is over: what the agent may take now */
-		tp_fast_budget(x);
-		return;
-	}
-	p = tp_find(x, r->tpnum, r->bp);
 	if (!x->running || !p || !p->enabled)
 		return; /* a hit after the run stopped (the agent was told at once) */
 	p->hits++;
@@ -217,4 +213,103 @@ void tp_collected(void *ctx, struct engine *e, const struct agent_trace_record *
 	p->usage += TPS_HDR + len + (regs ? x->fast_g_len - TPF_COMPACT_LEN : 0);
 	if (p->pass && p->hits >= p->pass)
 		tp_stop(x, "tpasscount", p->num);
+}
+
+/*
+ * Frame numbers follow the hits, across the threads' rings: a drain's
+ * frames wait in fast_pend (a copy of each record), sorted by the number
+ * the agent gave each hit, then are kept. A hit that took its number
+ * just before the drain read the rings but published just after it is
+ * in the next drain: the frames past such a gap in the numbers wait for
+ * one more drain (at most), unless something needs them now (force: a
+ * frame of ours, gdb's tfind, tstatus, tstop, tsave).
+ */
+struct tp_pend {
+	struct agent_trace_record r; /* (r.mem: the bytes after it, set when kept) */
+	size_t size;		     /* this and its bytes, 8-byte aligned */
+};
+
+static int by_seq(const void *a, const void *b)
+{
+	const struct tp_pend *x = *(struct tp_pend *const *)a, *y = *(struct tp_pend *const *)b;
+
+	if (x->r.seq != y->r.seq)
+		return x->r.seq < y->r.seq ? -1 : 1;
+	return x < y ? -1 : x > y; /* (equal: a number domain started again; arrival order) */
+}
+
+static void pend(struct tp_exp *x, const struct agent_trace_record *r)
+{
+	struct tp_pend h = {.r = *r, .size = (sizeof(h) + r->mem_len + 7) & ~(size_t)7};
+	static const uint8_t pad[8];
+
+	h.r.mem = NULL;
+	buf_append(&x->fast_pend, &h, sizeof(h));
+	buf_append(&x->fast_pend, r->mem, r->mem_len);
+	buf_append(&x->fast_pend, pad, h.size - sizeof(h) - r->mem_len);
+	x->fast_npend++;
+}
+
+static void flush(struct tp_exp *x, bool force)
+{
+	struct tp_pend **v;
+	struct buf rest;
+	size_t n = x->fast_npend, i, off = 0;
+
+	if (!n)
+		return;
+	v = malloc(n * sizeof(*v));
+	if (!v) { /* (no order then: as they came) */
+		force = true;
+	} else {
+		for (i = 0; i < n; off += v[i]->size, i++)
+			v[i] = (struct tp_pend *)(void *)(x->fast_pend.data + off);
+		qsort(v, n, sizeof(*v), by_seq);
+	}
+	for (i = 0, off = 0; i < n; i++) {
+		struct tp_pend *pe = v ? v[i] : (struct tp_pend *)(void *)(x->fast_pend.data + off);
+
+		if (!force && !x->fast_held && x->fast_seq_known && pe->r.seq > x->fast_next_seq)
+			break; /* a gap: a hit still publishing? */
+		pe->r.mem = (const uint8_t *)(pe + 1);
+		keep(x, &pe->r);
+		if (!x->fast_seq_known || pe->r.seq >= x->fast_next_seq)
+			x->fast_next_seq = pe->r.seq + 1;
+		x->fast_seq_known = true;
+		off += pe->size;
+	}
+	x->fast_held = i < n;
+	buf_init(&rest);
+	for (size_t k = i; k < n; k++)
+		buf_append(&rest, v[k], v[k]->size);
+	buf_free(&x->fast_pend);
+	x->fast_pend = rest;
+	x->fast_npend = n - i;
+	free(v);
+}
+
+void tp_fast_flush(struct tp_exp *x)
+{
+	flush(x, true);
+}
+
+void tp_fast_reset(struct tp_exp *x)
+{
+	buf_reset(&x->fast_pend);
+	x->fast_npend = 0;
+	x->fast_seq_known = false;
+	x->fast_held = false;
+}
+
+void tp_collected(void *ctx, struct engine *e, const struct agent_trace_record *r)
+{
+	struct tp_exp *x = ctx;
+
+	(void)e;
+	if (r) {
+		pend(x, r);
+		return;
+	}
+	flush(x, false);   /* the batch is over */
+	tp_fast_budget(x); /* what the agent may take now */
 }

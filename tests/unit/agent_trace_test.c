@@ -131,6 +131,7 @@ static void test_frames(void)
 	   "marked before publishing (exactly once)");
 	ok(budget_ctl->used == (int64_t)r.reserved && hits_ctl->left == 99,
 	   "the pass count and the buffer's space taken");
+	ok(r.seq == 0 && budget_ctl->seq == 1, "numbered in the order of the hits: the first, 0");
 
 	head = head_now();
 	ok(entry(&frame, trace_prog(NULL, &acts[2], 1, false)) == AGENT_INPROC_TRAP &&
@@ -146,6 +147,8 @@ static void test_frames(void)
 		ok(entry(&frame, trace_prog(&t, acts, 1, false)) == AGENT_INPROC_GO &&
 			   head_now() > head,
 		   "a true one: a frame");
+		ok(last_record(head, buf, &r) && r.seq == 1 && budget_ctl->seq == 2,
+		   "... the second number: a trap and a false condition took none");
 		head = head_now();
 		ok(entry(&frame, trace_prog(&getv, acts, 1, false)) == AGENT_INPROC_TRAP &&
 			   head_now() == head,

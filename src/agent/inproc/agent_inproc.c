@@ -560,6 +560,10 @@ static uint64_t run_trace(struct inproc_ctx *c, const unsigned char *p, const un
 		return AGENT_INPROC_TRAP;
 	rec.len = (uint32_t)(c->head - c->start);
 	rec.reserved = (uint32_t)(AGENT_TRACE_FRAME_HDR + c->cost);
+	/* nothing can trap from here: the number is taken as late as can be */
+	if (c->prog->budget)
+		rec.seq = __sync_fetch_and_add(
+			&((struct agent_trace_ctl *)(uintptr_t)c->prog->budget)->seq, 1);
 	at = c->head;
 	c->head = c->start;
 	ring_put(c, &rec, sizeof(rec));
