@@ -146,6 +146,8 @@ struct agent_trace_record {
 	uint64_t regs[26];
 	const uint8_t *mem; /* its 'M' blocks, gdbserver's layout, each checked */
 	size_t mem_len;
+	const uint8_t *fp; /* the x87/vector state as xsave (fxsave) wrote it, or NULL */
+	size_t fp_len;
 };
 
 /*

@@ -69,6 +69,9 @@ struct agent_inproc_prog {
 	uint64_t budget;    /* its experiment's struct agent_trace_ctl (buffer space) */
 	uint32_t tpnum;	    /* gdb's tracepoint number */
 	uint32_t regs_len;  /* the size of an 'R' block in utraced's buffer (a 'g' reply) */
+	/* AGENT_PROG_FPSTATE: xsave with this mask (0: fxsave), an area of fp_len bytes */
+	uint32_t fp_mask;
+	uint32_t fp_len;
 };
 
 /*
@@ -84,6 +87,17 @@ struct agent_inproc_prog {
  */
 #define AGENT_PROG_TRACE 1u
 #define AGENT_PROG_REGS	 2u
+/*
+ * With the registers, the x87 and vector state too: the trampoline and
+ * the agent (general registers only) never touch it, so an xsave (fxsave)
+ * in the agent has it as at the tracepoint. Into the record after the
+ * 'R' block: 'x', the pad's length (u16), the area's length (u16), the pad
+ * (up to the next 64-byte boundary in memory: xsave's alignment; past the
+ * ring's end when the area would wrap round it, xsave writes in one
+ * piece), the area, in the standard (not compacted) format.
+ */
+#define AGENT_PROG_FPSTATE 4u
+#define AGENT_FP_MAX	   1024 /* x87, SSE, AVX: 832 bytes */
 
 /*
  * Agent-style dprintf output: a region of the process (read-write,

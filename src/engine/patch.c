@@ -185,6 +185,9 @@ static int write_prog(struct uproc *p, const struct swbp *bp, const struct bp_pa
 		struct engine *e = engine_of_bit(p, bp->cond_owner);
 
 		prog->flags = AGENT_PROG_TRACE | (bp->trace.regs ? AGENT_PROG_REGS : 0);
+		if (bp->trace.regs &&
+		    arch_agent_fpstate(p->arch, &prog->fp_mask, &prog->fp_len) == 0)
+			prog->flags |= AGENT_PROG_FPSTATE;
 		prog->tpnum = bp->trace.tpnum;
 		prog->regs_len = bp->trace.regs_len;
 		prog->hits_left = pt->ctl ? ctl_addr(p, pt->ctl) : 0;

@@ -184,28 +184,61 @@ static int fast_template(struct tp_exp *x)
 _Static_assert(sizeof(((struct agent_trace_record *)0)->regs) == TPF_COMPACT_LEN,
 	       "the store's 'r' block is the agent's registers");
 
+/*
+ * The 'g' block of an agent's frame with the x87/vector state (r->fp, as
+ * xsave wrote it): read register by register as from a thread's regsets,
+ * the same way as a normal tracepoint's.
+ */
+static int full_regs(struct tp_exp *x, const struct agent_trace_record *r, uint8_t *out)
+{
+	const struct arch_desc *d = x->arch;
+	static struct arch_regs regs;
+	size_t off = 0;
+
+	if (d->g_size > TPS_REGS_MAX || r->fp_len > sizeof(regs.ext))
+		return -E2BIG;
+	memset(&regs, 0, sizeof(regs));
+	arch_gp_of_agent(&regs.gp, r->regs);
+	memcpy(regs.ext, r->fp, r->fp_len);
+	regs.ext_len = r->fp_len;
+	for (int i = 0; i < d->nregs; i++) {
+		size_t n = d->regs[i].size;
+
+		if (arch_reg_read(d, &regs, i, out + off) < 0)
+			memset(out + off, 0, n);
+		off += n;
+	}
+	return 0;
+}
+
 /* A frame from the agent into the buffer. */
 static void keep(struct tp_exp *x, const struct agent_trace_record *r)
 {
 	struct tp_point *p = tp_find(x, r->tpnum, r->bp);
+	static uint8_t g[TPS_REGS_MAX];
 	uint8_t *d;
-	size_t len;
-	bool regs;
+	size_t len, glen = x->arch->g_size;
+	bool full, regs;
 
 	if (!x->running || !p || !p->enabled)
 		return; /* a hit after the run stopped (the agent was told at once) */
 	p->hits++;
 	/*
 	 * Built where it is kept; its registers as the agent has them (an
-	 * 'r' block: a quarter of a 'g' block, made one when read).
+	 * 'r' block: a quarter of a 'g' block, made one when read), or, with
+	 * the vector registers, the 'R' block made now.
 	 */
-	regs = r->has_regs && fast_template(x) == 0;
-	len = (regs ? 1 + TPF_COMPACT_LEN : 0) + r->mem_len;
+	full = r->has_regs && r->fp && full_regs(x, r, g) == 0;
+	regs = !full && r->has_regs && fast_template(x) == 0;
+	len = (full ? 1 + glen : regs ? 1 + TPF_COMPACT_LEN : 0) + r->mem_len;
 	if (tps_reserve(&x->store, p->num, len, regs, &d) < 0) {
 		tp_stop(x, "tfull", 0);
 		return;
 	}
-	if (regs) {
+	if (full) {
+		d[0] = 'R';
+		memcpy(d + 1, g, glen);
+	} else if (regs) {
 		d[0] = TPF_COMPACT;
 		memcpy(d + 1, r->regs, TPF_COMPACT_LEN);
 	}
@@ -225,7 +258,7 @@ static void keep(struct tp_exp *x, const struct agent_trace_record *r)
  * frame of ours, gdb's tfind, tstatus, tstop, tsave).
  */
 struct tp_pend {
-	struct agent_trace_record r; /* (r.mem: the bytes after it, set when kept) */
+	struct agent_trace_record r; /* (r.mem, r.fp: the bytes after it, set when kept) */
 	size_t size;		     /* this and its bytes, 8-byte aligned */
 };
 
@@ -240,13 +273,18 @@ static int by_seq(const void *a, const void *b)
 
 static void pend(struct tp_exp *x, const struct agent_trace_record *r)
 {
-	struct tp_pend h = {.r = *r, .size = (sizeof(h) + r->mem_len + 7) & ~(size_t)7};
+	size_t fp_len = r->fp ? r->fp_len : 0;
+	struct tp_pend h = {.r = *r, .size = (sizeof(h) + r->mem_len + fp_len + 7) & ~(size_t)7};
 	static const uint8_t pad[8];
 
 	h.r.mem = NULL;
+	h.r.fp = NULL;
+	h.r.fp_len = fp_len;
 	buf_append(&x->fast_pend, &h, sizeof(h));
 	buf_append(&x->fast_pend, r->mem, r->mem_len);
-	buf_append(&x->fast_pend, pad, h.size - sizeof(h) - r->mem_len);
+	if (fp_len)
+		buf_append(&x->fast_pend, r->fp, fp_len);
+	buf_append(&x->fast_pend, pad, h.size - sizeof(h) - r->mem_len - fp_len);
 	x->fast_npend++;
 }
 
@@ -272,6 +310,7 @@ static void flush(struct tp_exp *x, bool force)
 		if (!force && !x->fast_held && x->fast_seq_known && pe->r.seq > x->fast_next_seq)
 			break; /* a gap: a hit still publishing? */
 		pe->r.mem = (const uint8_t *)(pe + 1);
+		pe->r.fp = pe->r.fp_len ? pe->r.mem + pe->r.mem_len : NULL;
 		keep(x, &pe->r);
 		if (!x->fast_seq_known || pe->r.seq >= x->fast_next_seq)
 			x->fast_next_seq = pe->r.seq + 1;
