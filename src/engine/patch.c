@@ -185,7 +185,7 @@ static int write_prog(struct uproc *p, const struct swbp *bp, const struct bp_pa
 		struct engine *e = engine_of_bit(p, bp->cond_owner);
 
 		prog->flags = AGENT_PROG_TRACE | (bp->trace.regs ? AGENT_PROG_REGS : 0);
-		if (bp->trace.regs &&
+		if (bp->trace.fpstate &&
 		    arch_agent_fpstate(p->arch, &prog->fp_mask, &prog->fp_len) == 0)
 			prog->flags |= AGENT_PROG_FPSTATE;
 		prog->tpnum = bp->trace.tpnum;
@@ -651,7 +651,8 @@ static bool same_prog(const struct bp_prog *g, const uint8_t *code, size_t len, 
 	return g->len == len && g->ncmds == ncmds && !memcmp(g->code, code, len) &&
 	       g->trace_on == (t != NULL) &&
 	       (!t || (g->trace.tpnum == t->tpnum && g->trace.regs_len == t->regs_len &&
-		       g->trace.regs == t->regs && g->trace.pass_left == t->pass_left));
+		       g->trace.regs == t->regs && g->trace.fpstate == t->fpstate &&
+		       g->trace.pass_left == t->pass_left));
 }
 
 /* e's program at bp (conditions then commands, or a fast tracepoint's: t). */
@@ -722,6 +723,7 @@ int engine_bp_trace(struct engine *e, uint64_t addr, const struct agent_expr *co
 	tt = (struct engine_trace){.tpnum = t->tpnum,
 				   .regs_len = t->regs_len,
 				   .regs = t->regs,
+				   .fpstate = t->regs && t->fpstate,
 				   .pass_left = t->pass_left < 0 ? -1 : t->pass_left};
 	return set_prog(e, addr, cond, n, acts, nacts, &tt);
 }

@@ -27,8 +27,9 @@
 /* One action: R (registers), M (memory), X (an expression collecting). */
 struct tp_action {
 	char kind;
-	bool step;   /* a while-stepping action */
-	int basereg; /* M: -1, absolute */
+	bool step;	   /* a while-stepping action */
+	int basereg;	   /* M: -1, absolute */
+	uint64_t rmask[4]; /* R: the registers gdb asked for (gdb's numbers 0..255) */
 	uint64_t off, len;
 	uint8_t *code; /* X */
 	size_t codelen;
@@ -114,6 +115,7 @@ struct tp_exp {
 	size_t fast_g_len;
 	struct tpf_reg fast_regs[TP_FAST_REGS]; /* (src: in agent_trace_record.regs) */
 	size_t fast_nregs;
+	uint64_t fast_covered[4];   /* the registers an agent's general block has (gdb's numbers) */
 	struct tpf_regmap fast_map; /* the three: the store's, for its 'r' blocks */
 	/* the agent's frames of a drain, kept in the order of their hits (seq) */
 	struct buf fast_pend; /* struct tp_pend, each followed by its memory blocks */

@@ -67,6 +67,23 @@ static bool fast_ok(const struct tp_exp *x, const struct tp_point *p)
 	return true;
 }
 
+static int fast_template(struct tp_exp *x);
+
+/*
+ * Does register action a ask for one the agent's general block has not
+ * (x87, vectors: then the agent saves them too, xsave)? `collect $regs`
+ * does; the base register of a local's address does not.
+ */
+static bool wants_fpstate(struct tp_exp *x, const struct tp_action *a)
+{
+	if (fast_template(x) < 0)
+		return true;
+	for (int i = 0; i < 4; i++)
+		if (a->rmask[i] & ~x->fast_covered[i])
+			return true;
+	return false;
+}
+
 static int give_program(struct tp_exp *x, struct tp_point *p)
 {
 	struct engine_trace t = {.tpnum = p->num,
@@ -86,9 +103,10 @@ static int give_program(struct tp_exp *x, struct tp_point *p)
 	for (size_t i = 0; i < p->nacts; i++) {
 		const struct tp_action *a = &p->acts[i];
 
-		if (a->kind == 'R')
+		if (a->kind == 'R') {
 			t.regs = true;
-		else if (a->kind == 'M')
+			t.fpstate |= wants_fpstate(x, a);
+		} else if (a->kind == 'M')
 			acts[n++] = (struct agent_expr){mem[i], mem_action_code(a, mem[i])};
 		else if (a->kind == 'X')
 			acts[n++] = (struct agent_expr){a->code, a->codelen};
@@ -152,6 +170,7 @@ static int fast_template(struct tp_exp *x)
 		return -E2BIG;
 	memset(&regs, 0, sizeof(regs));
 	x->fast_nregs = 0;
+	memset(x->fast_covered, 0, sizeof(x->fast_covered));
 	for (int i = 0; i < d->nregs; i++) {
 		size_t n = d->regs[i].size;
 		uint64_t v[ARCH_AGENT_REGS] = {0};
@@ -171,6 +190,8 @@ static int fast_template(struct tp_exp *x)
 					(struct tpf_reg){.src = (uint8_t)k,
 							 .off = (uint16_t)off,
 							 .size = (uint8_t)n};
+			if (i < 256)
+				x->fast_covered[i / 64] |= 1ULL << (i % 64);
 			break;
 		}
 		off += n;
