@@ -71,6 +71,7 @@ struct arch_desc {
 	size_t sys_insn_len;
 	uint64_t user_top;		     /* end of the user address space */
 	long nr_mmap, nr_munmap, nr_madvise; /* this personality's numbers (i386: mmap2) */
+	long nr_memfd_create, nr_close;
 };
 
 const struct arch_desc *arch_get(enum arch_kind kind);

@@ -137,23 +137,30 @@ static int trace_ctl_setup(struct uproc *p, struct swbp *bp, struct bp_patch *pt
  * of slots), bp's output region if it prints, then room in a page of
  * slots for its trampoline and program: XOL_MAPPING while one is mapped.
  */
+/* The output region's memfd's name (in /proc/PID/maps), after the agent's code. */
+#define OUT_NAME "utraced-agent-out"
+
 static enum xol_result make_room(struct uthread *th, struct swbp *bp, uint64_t *at)
 {
 	struct uproc *p = th->p;
 	enum xol_result r;
 
 	if (!p->agent_map) {
-		r = xol_need_region(th, agent_inproc_blob_len, true, &p->agent_map);
+		r = xol_need_region(th, agent_inproc_blob_len + sizeof(OUT_NAME), true, 0,
+				    &p->agent_map);
 		return r == XOL_NO ? give_up(p, bp, "no room for the agent") : r;
 	}
 	if (!p->agent_at) {
 		if (mem_write_raw(p, p->agent_map, agent_inproc_blob, agent_inproc_blob_len) !=
-		    (ssize_t)agent_inproc_blob_len)
+			    (ssize_t)agent_inproc_blob_len ||
+		    mem_write_raw(p, p->agent_map + agent_inproc_blob_len, OUT_NAME,
+				  sizeof(OUT_NAME)) != (ssize_t)sizeof(OUT_NAME))
 			return give_up(p, bp, "agent not written");
 		p->agent_at = p->agent_map;
 	}
 	if ((bp->cond_ncmds || bp->trace_on) && !p->agent_out) { /* the output region */
-		r = xol_need_region(th, sizeof(struct agent_out_region), false, &p->agent_out);
+		r = xol_need_region(th, sizeof(struct agent_out_region), false,
+				    p->agent_map + agent_inproc_blob_len, &p->agent_out);
 		return r == XOL_NO ? give_up(p, bp, "no output region") : r;
 	}
 	*at = xol_take(p, bp->addr, PATCH_SLOTS);
