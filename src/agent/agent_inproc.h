@@ -169,7 +169,8 @@ struct agent_out_rec {
  * A fast tracepoint's frame, 8-byte aligned in its ring as a printf
  * record (kind tells them apart: a printf's cmd is below 0xffff). After
  * the header, the frame's blocks in gdbserver's layout, but the registers
- * compact: 'R' then struct agent_trace_regs; 'M' u64 address, u16
+ * compact: 'R' then struct agent_trace_regs, then maybe the 'x' block of
+ * the x87/vector state (AGENT_PROG_FPSTATE); 'M' u64 address, u16
  * length, the bytes. reserved: the bytes this frame took from the
  * experiment's budget (what it costs in utraced's buffer).
  */
