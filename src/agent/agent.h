@@ -140,11 +140,14 @@ struct agent_trace_record {
 	uint64_t bp; /* the tracepoint's address */
 	unsigned tpnum;
 	uint32_t reserved; /* what it took from the experiment's buffer space */
+	uint64_t seq;	   /* its number in the order of the experiment's hits */
 	bool has_regs;
 	/* gdb's amd64 registers 0..23 (rax ... gs), then fs_base, gs_base */
 	uint64_t regs[26];
 	const uint8_t *mem; /* its 'M' blocks, gdbserver's layout, each checked */
 	size_t mem_len;
+	const uint8_t *fp; /* the x87/vector state as xsave (fxsave) wrote it, or NULL */
+	size_t fp_len;
 };
 
 /*

@@ -69,6 +69,9 @@ struct agent_inproc_prog {
 	uint64_t budget;    /* its experiment's struct agent_trace_ctl (buffer space) */
 	uint32_t tpnum;	    /* gdb's tracepoint number */
 	uint32_t regs_len;  /* the size of an 'R' block in utraced's buffer (a 'g' reply) */
+	/* AGENT_PROG_FPSTATE: xsave with this mask (0: fxsave), an area of fp_len bytes */
+	uint32_t fp_mask;
+	uint32_t fp_len;
 };
 
 /*
@@ -84,6 +87,17 @@ struct agent_inproc_prog {
  */
 #define AGENT_PROG_TRACE 1u
 #define AGENT_PROG_REGS	 2u
+/*
+ * With the registers, the x87 and vector state too: the trampoline and
+ * the agent (general registers only) never touch it, so an xsave (fxsave)
+ * in the agent has it as at the tracepoint. Into the record after the
+ * 'R' block: 'x', the pad's length (u16), the area's length (u16), the pad
+ * (up to the next 64-byte boundary in memory: xsave's alignment; past the
+ * ring's end when the area would wrap round it, xsave writes in one
+ * piece), the area, in the standard (not compacted) format.
+ */
+#define AGENT_PROG_FPSTATE 4u
+#define AGENT_FP_MAX	   1024 /* x87, SSE, AVX: 832 bytes */
 
 /*
  * Agent-style dprintf output: a region of the process (read-write,
@@ -114,13 +128,16 @@ struct agent_out_slot {
  * reserved with an atomic add, against `limit`, which utraced alone
  * writes: the bytes it took from the rings plus the space its buffer has
  * left). A reservation of a hit that then traps is never given back: the
- * agent only traps sooner than it must.
+ * agent only traps sooner than it must. `seq` numbers an experiment's
+ * frames across its threads' rings: taken (atomic add) by a hit that will
+ * publish, just before it does, so utraced can put them in the order of
+ * the hits.
  */
 struct agent_trace_ctl {
 	int64_t left;
 	int64_t used;
 	int64_t limit;
-	int64_t spare;
+	uint64_t seq; /* an experiment's: the next frame's number in the order of the hits */
 };
 
 #define AGENT_CTL_ENGINES 64  /* ctl[0..64): an engine's (experiment's) buffer, by its slot */
@@ -152,7 +169,8 @@ struct agent_out_rec {
  * A fast tracepoint's frame, 8-byte aligned in its ring as a printf
  * record (kind tells them apart: a printf's cmd is below 0xffff). After
  * the header, the frame's blocks in gdbserver's layout, but the registers
- * compact: 'R' then struct agent_trace_regs; 'M' u64 address, u16
+ * compact: 'R' then struct agent_trace_regs, then maybe the 'x' block of
+ * the x87/vector state (AGENT_PROG_FPSTATE); 'M' u64 address, u16
  * length, the bytes. reserved: the bytes this frame took from the
  * experiment's budget (what it costs in utraced's buffer).
  */
@@ -165,6 +183,7 @@ struct agent_trace_rec {
 	uint64_t bp; /* the tracepoint's address */
 	uint32_t tpnum;
 	uint32_t reserved;
+	uint64_t seq; /* its experiment's agent_trace_ctl.seq at the hit */
 };
 
 /* The registers an 'R' block of the agent has: gdb's amd64 numbers 0..23, then the bases. */

@@ -66,6 +66,16 @@ int agent_trace_parse(const uint8_t *rec, size_t len, struct agent_trace_record 
 		out->has_regs = true;
 		off += 1 + sizeof(r);
 	}
+	if (out->has_regs && len - off >= 5 && rec[off] == 'x') { /* 'x' u16 pad, u16 len */
+		size_t pad = (size_t)rec[off + 1] | (size_t)rec[off + 2] << 8;
+		size_t n = (size_t)rec[off + 3] | (size_t)rec[off + 4] << 8;
+
+		if (len - off - 5 < pad || len - off - 5 - pad < n)
+			return -EINVAL;
+		out->fp = rec + off + 5 + pad;
+		out->fp_len = n;
+		off += 5 + pad + n;
+	}
 	out->mem = rec + off;
 	/* 'M' blocks up to the padding (zero to 7 bytes, never an 'M' block's start) */
 	for (end = off; len - end >= 11 && rec[end] == 'M';) {
@@ -82,6 +92,7 @@ int agent_trace_parse(const uint8_t *rec, size_t len, struct agent_trace_record 
 	out->bp = h.bp;
 	out->tpnum = h.tpnum;
 	out->reserved = h.reserved;
+	out->seq = h.seq;
 	return 0;
 }
 

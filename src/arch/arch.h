@@ -71,6 +71,7 @@ struct arch_desc {
 	size_t sys_insn_len;
 	uint64_t user_top;		     /* end of the user address space */
 	long nr_mmap, nr_munmap, nr_madvise; /* this personality's numbers (i386: mmap2) */
+	long nr_memfd_create, nr_close;
 };
 
 const struct arch_desc *arch_get(enum arch_kind kind);
@@ -341,6 +342,14 @@ const char *arch_patch_check_func(const struct arch_desc *d, const uint8_t *code
  * (ARCH_AGENT_REGS of them, in its order: agent.h's agent_trace_record).
  */
 void arch_gp_of_agent(arch_gp_t *gp, const uint64_t *v);
+
+/*
+ * What the in-process agent saves of the x87/vector state into a fast
+ * tracepoint's frame of a process of d (AGENT_PROG_FPSTATE): 0 with
+ * *mask (xsave's requested features; 0: fxsave) and *len (the area's
+ * bytes, laid out as ext is), or -EOPNOTSUPP (the agent saves none).
+ */
+int arch_agent_fpstate(const struct arch_desc *d, uint32_t *mask, uint32_t *len);
 
 /* A thread resumed at pc inside the replaced bytes (not addr): where to go instead, or 0. */
 uint64_t arch_patch_resume_pc(const struct arch_patch *pt, uint64_t tramp, uint64_t pc);

@@ -537,6 +537,7 @@ struct engine_trace {
 	unsigned tpnum;
 	uint32_t regs_len; /* the client's size of a register block, as the agent costs it */
 	bool regs;	   /* collect the registers */
+	bool fpstate; /* ... the x87/vector ones too (where the agent can: AGENT_PROG_FPSTATE) */
 	int64_t pass_left; /* hits the agent may collect, at most; < 0: no pass count */
 };
 int engine_bp_trace(struct engine *e, uint64_t addr, const struct agent_expr *cond, size_t n,

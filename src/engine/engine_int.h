@@ -272,9 +272,11 @@ struct uproc {
 	bool xol_releasing;	    /* the let-go's munmaps have begun (xol_release) */
 	unsigned long xol_inj_seq;  /* syscalls injected so far (fork.c orders forks with them) */
 	struct engine_xol_stats xol_stats;
-	uint64_t agent_at;	    /* the in-process agent's code, written there (patch.c) */
-	uint64_t agent_map;	    /* ... the region mapped for it, 0: none yet */
-	uint64_t agent_out;	    /* its output region (agent-style dprintf), 0: none yet */
+	uint64_t agent_at;    /* the in-process agent's code, written there (patch.c) */
+	uint64_t agent_map;   /* ... the region mapped for it, 0: none yet */
+	uint64_t agent_out;   /* its output region (agent-style dprintf), 0: none yet */
+	void *agent_out_view; /* utraced's own mapping of it (it outlives an exec), or NULL */
+	size_t agent_out_len;
 	bool patch_pass;	    /* patches to write or undo, every thread stopped */
 	uint64_t trace_ctl_used[8]; /* (AGENT_CTL_SLOTS bits) */
 	/* ^ agent_trace_ctl slots taken by fast tracepoints (patch.c) */
@@ -504,7 +506,13 @@ enum xol_result xol_need_page(struct uthread *th, uint64_t addr);
  * The same for a region of len bytes anywhere, executable (the agent's
  * code) or writable (its output): *where is its address once mapped.
  */
-enum xol_result xol_need_region(struct uthread *th, uint64_t len, bool exec, uint64_t *where);
+/*
+ * A region of the process's own: its code (exec), or, with name (the
+ * address of a string in the process), a memfd's shared memory which
+ * utraced maps too (agent_out_view: drained from there at an exec).
+ */
+enum xol_result xol_need_region(struct uthread *th, uint64_t len, bool exec, uint64_t name,
+				uint64_t *where);
 
 /* patch.c */
 /* The bytes of ours in memory at bp (an int3, or a patch's jmp), and how many. */
@@ -519,6 +527,11 @@ enum xol_result patch_go_on(struct uthread *th, struct swbp *bp);
 void bp_insert_owed(struct uproc *p);
 /* The agent's dprintf records of p, to their engines (patch_out.c). */
 void patch_drain(struct uproc *p);
+/* At an exec event: the rings as the old image left them (utraced's own view of them). */
+void patch_drain_exec(struct uproc *p);
+/* utraced's own mapping of the output region (memfd fd, len bytes), or none any more. */
+void patch_out_view(struct uproc *p, int fd, size_t len);
+void patch_out_view_drop(struct uproc *p);
 /* Is one of engines' clients behind with the agent's output (out_busy)? */
 bool patch_out_busy(struct uproc *p, uint64_t engines);
 /* Every process's, when their time has come: ms to the next time, -1: none wanted. */

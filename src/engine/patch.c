@@ -137,23 +137,30 @@ static int trace_ctl_setup(struct uproc *p, struct swbp *bp, struct bp_patch *pt
  * of slots), bp's output region if it prints, then room in a page of
  * slots for its trampoline and program: XOL_MAPPING while one is mapped.
  */
+/* The output region's memfd's name (in /proc/PID/maps), after the agent's code. */
+#define OUT_NAME "utraced-agent-out"
+
 static enum xol_result make_room(struct uthread *th, struct swbp *bp, uint64_t *at)
 {
 	struct uproc *p = th->p;
 	enum xol_result r;
 
 	if (!p->agent_map) {
-		r = xol_need_region(th, agent_inproc_blob_len, true, &p->agent_map);
+		r = xol_need_region(th, agent_inproc_blob_len + sizeof(OUT_NAME), true, 0,
+				    &p->agent_map);
 		return r == XOL_NO ? give_up(p, bp, "no room for the agent") : r;
 	}
 	if (!p->agent_at) {
 		if (mem_write_raw(p, p->agent_map, agent_inproc_blob, agent_inproc_blob_len) !=
-		    (ssize_t)agent_inproc_blob_len)
+			    (ssize_t)agent_inproc_blob_len ||
+		    mem_write_raw(p, p->agent_map + agent_inproc_blob_len, OUT_NAME,
+				  sizeof(OUT_NAME)) != (ssize_t)sizeof(OUT_NAME))
 			return give_up(p, bp, "agent not written");
 		p->agent_at = p->agent_map;
 	}
 	if ((bp->cond_ncmds || bp->trace_on) && !p->agent_out) { /* the output region */
-		r = xol_need_region(th, sizeof(struct agent_out_region), false, &p->agent_out);
+		r = xol_need_region(th, sizeof(struct agent_out_region), false,
+				    p->agent_map + agent_inproc_blob_len, &p->agent_out);
 		return r == XOL_NO ? give_up(p, bp, "no output region") : r;
 	}
 	*at = xol_take(p, bp->addr, PATCH_SLOTS);
@@ -185,6 +192,9 @@ static int write_prog(struct uproc *p, const struct swbp *bp, const struct bp_pa
 		struct engine *e = engine_of_bit(p, bp->cond_owner);
 
 		prog->flags = AGENT_PROG_TRACE | (bp->trace.regs ? AGENT_PROG_REGS : 0);
+		if (bp->trace.fpstate &&
+		    arch_agent_fpstate(p->arch, &prog->fp_mask, &prog->fp_len) == 0)
+			prog->flags |= AGENT_PROG_FPSTATE;
 		prog->tpnum = bp->trace.tpnum;
 		prog->regs_len = bp->trace.regs_len;
 		prog->hits_left = pt->ctl ? ctl_addr(p, pt->ctl) : 0;
@@ -648,7 +658,8 @@ static bool same_prog(const struct bp_prog *g, const uint8_t *code, size_t len, 
 	return g->len == len && g->ncmds == ncmds && !memcmp(g->code, code, len) &&
 	       g->trace_on == (t != NULL) &&
 	       (!t || (g->trace.tpnum == t->tpnum && g->trace.regs_len == t->regs_len &&
-		       g->trace.regs == t->regs && g->trace.pass_left == t->pass_left));
+		       g->trace.regs == t->regs && g->trace.fpstate == t->fpstate &&
+		       g->trace.pass_left == t->pass_left));
 }
 
 /* e's program at bp (conditions then commands, or a fast tracepoint's: t). */
@@ -719,6 +730,7 @@ int engine_bp_trace(struct engine *e, uint64_t addr, const struct agent_expr *co
 	tt = (struct engine_trace){.tpnum = t->tpnum,
 				   .regs_len = t->regs_len,
 				   .regs = t->regs,
+				   .fpstate = t->regs && t->fpstate,
 				   .pass_left = t->pass_left < 0 ? -1 : t->pass_left};
 	return set_prog(e, addr, cond, n, acts, nacts, &tt);
 }

@@ -8,10 +8,11 @@
  * the rings at every stop of the process (so a line recorded before a
  * stop is printed before anything that stop causes, the commands utraced
  * runs itself at a trap included), on a timer while the process runs, and
- * before the region goes. Each record goes to the engine that owns the
- * breakpoint, which formats it with the command it gave (bp_printed).
- * The region is the program's memory: a record that does not parse ends
- * that ring's batch, never more.
+ * before the region goes; at an exec, after it went with the old address
+ * space, from utraced's own mapping of it (a memfd's shared memory: the
+ * records published just before the exec are not lost). Each record goes to the engine that owns
+ * the breakpoint, which formats it with the command it gave (bp_printed). The region is the
+ * program's memory: a record that does not parse ends that ring's batch, never more.
  */
 #include "engine_int.h"
 #include "../agent/agent.h"
@@ -19,6 +20,7 @@
 
 #include <stddef.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define DRAIN_EVERY_MS 20
 /* ... or sooner while the rings fill fast (fast tracepoints in a hot loop): 1 ms */
@@ -84,28 +86,49 @@ static bool deliver(struct uproc *p, const uint8_t *rec, size_t len)
 	return true;
 }
 
-/* Read avail bytes of ring i from tail on into buf (the ring wraps). */
-static bool read_ring(struct uproc *p, unsigned i, uint64_t tail, uint64_t avail, uint8_t *buf)
+/*
+ * n bytes of the output region at off: from the process, or (view) from
+ * utraced's own mapping of it, the one left once the process has exec'd.
+ */
+static bool out_read(struct uproc *p, bool view, uint64_t off, void *buf, size_t n)
 {
-	uint64_t ring_at = p->agent_out + offsetof(struct agent_out_region, ring) +
-			   (uint64_t)i * AGENT_OUT_RING;
+	if (!view)
+		return mem_read_raw(p, p->agent_out + off, buf, n) == (ssize_t)n;
+	if (!p->agent_out_view || off > p->agent_out_len || n > p->agent_out_len - off)
+		return false;
+	memcpy(buf, (const uint8_t *)p->agent_out_view + off, n);
+	return true;
+}
+
+static void out_write(struct uproc *p, bool view, uint64_t off, const void *buf, size_t n)
+{
+	if (!view)
+		mem_write_raw(p, p->agent_out + off, buf, n);
+	else if (p->agent_out_view && off <= p->agent_out_len && n <= p->agent_out_len - off)
+		memcpy((uint8_t *)p->agent_out_view + off, buf, n);
+}
+
+/* Read avail bytes of ring i from tail on into buf (the ring wraps). */
+static bool read_ring(struct uproc *p, bool view, unsigned i, uint64_t tail, uint64_t avail,
+		      uint8_t *buf)
+{
+	uint64_t ring_at = offsetof(struct agent_out_region, ring) + (uint64_t)i * AGENT_OUT_RING;
 	uint64_t at = tail & (AGENT_OUT_RING - 1), first = AGENT_OUT_RING - at;
 
 	if (first > avail)
 		first = avail;
-	return mem_read_raw(p, ring_at + at, buf, first) == (ssize_t)first &&
-	       (first == avail ||
-		mem_read_raw(p, ring_at, buf + first, avail - first) == (ssize_t)(avail - first));
+	return out_read(p, view, ring_at + at, buf, first) &&
+	       (first == avail || out_read(p, view, ring_at, buf + first, avail - first));
 }
 
 /* Empty ring i, whose slot s was read: its records in order, then tail = head. */
-static void drain_ring(struct uproc *p, unsigned i, const struct agent_out_slot *s)
+static void drain_ring(struct uproc *p, bool view, unsigned i, const struct agent_out_slot *s)
 {
 	static uint8_t buf[AGENT_OUT_RING];
 	uint64_t avail = s->head - s->tail;
 	size_t off = 0;
 
-	if (avail <= AGENT_OUT_RING && !(avail & 7) && read_ring(p, i, s->tail, avail, buf)) {
+	if (avail <= AGENT_OUT_RING && !(avail & 7) && read_ring(p, view, i, s->tail, avail, buf)) {
 		while (avail - off >= sizeof(struct agent_out_rec)) {
 			uint32_t len;
 
@@ -118,8 +141,7 @@ static void drain_ring(struct uproc *p, unsigned i, const struct agent_out_slot 
 	}
 	if (off != avail)
 		p->xol_stats.out_lost++;
-	mem_write_raw(p, p->agent_out + i * sizeof(*s) + offsetof(struct agent_out_slot, tail),
-		      &s->head, 8);
+	out_write(p, view, i * sizeof(*s) + offsetof(struct agent_out_slot, tail), &s->head, 8);
 }
 
 bool patch_out_busy(struct uproc *p, uint64_t engines)
@@ -152,19 +174,18 @@ static bool out_release(struct uproc *p)
 }
 
 /* Empty p's rings; true if one held more than RING_BUSY bytes. */
-static bool drain(struct uproc *p)
+static bool drain(struct uproc *p, bool view)
 {
 	struct agent_out_slot slots[AGENT_OUT_SLOTS];
 	bool any = false, busy = false;
 
-	if (!p->agent_out || p->exited ||
-	    mem_read_raw(p, p->agent_out, slots, sizeof(slots)) != (ssize_t)sizeof(slots))
+	if (!p->agent_out || p->exited || !out_read(p, view, 0, slots, sizeof(slots)))
 		return false;
 	for (unsigned i = 0; i < AGENT_OUT_SLOTS; i++) {
 		if (slots[i].head == slots[i].tail)
 			continue;
 		busy |= slots[i].head - slots[i].tail > RING_BUSY;
-		drain_ring(p, i, &slots[i]);
+		drain_ring(p, view, i, &slots[i]);
 		any = true;
 	}
 	for_each_engine(p, e) { /* the batch is over */
@@ -176,9 +197,33 @@ static bool drain(struct uproc *p)
 	return busy;
 }
 
+void patch_out_view(struct uproc *p, int fd, size_t len)
+{
+	void *v = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	patch_out_view_drop(p);
+	if (v == MAP_FAILED)
+		return;
+	p->agent_out_view = v;
+	p->agent_out_len = len;
+}
+
+void patch_out_view_drop(struct uproc *p)
+{
+	if (p->agent_out_view)
+		munmap(p->agent_out_view, p->agent_out_len);
+	p->agent_out_view = NULL;
+	p->agent_out_len = 0;
+}
+
 void patch_drain(struct uproc *p)
 {
-	drain(p);
+	drain(p, false);
+}
+
+void patch_drain_exec(struct uproc *p)
+{
+	drain(p, true);
 }
 
 int patch_out_tick(struct tracer *t)
@@ -198,7 +243,7 @@ int patch_out_tick(struct tracer *t)
 			if (out_release(p) || patch_out_busy(p, ~0ULL))
 				busy = true;
 			else
-				busy |= drain(p);
+				busy |= drain(p, false);
 		}
 		t->drain_at = now + (busy ? DRAIN_BUSY_MS : DRAIN_EVERY_MS);
 	}

@@ -393,6 +393,7 @@ static void handle_ptrace_event(struct uproc *p, struct uthread *th, int event)
 		 * unknown tid is ignored). The execing thread now has the
 		 * leader's tid, which is the one this stop came with.
 		 */
+		patch_drain_exec(p); /* (first: the breakpoints say whose records they are) */
 		exec_takeover(th, uproc_thread(p, (pid_t)msg));
 		if ((pid_t)msg > 0 && (pid_t)msg != th->tid)
 			observe_tid_changed(th, (pid_t)msg);

@@ -16,12 +16,16 @@
  * address. What cannot run elsewhere falls back to the in-place step-over
  * of sched.c, counted in the process's stats. An engine's single-step of
  * a thread on a trap runs the same copy, single-stepped (xol_start_step).
+ * The agent's regions are mapped the same way; its output region is a
+ * memfd's shared memory that utraced maps too (memfd_made).
  */
 #include "engine_int.h"
 #include "../util/procfs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +33,7 @@
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #define XOL_PAGE      4096ULL
 #define XOL_SLOTS     (XOL_PAGE / ARCH_XOL_SLOT)
@@ -46,6 +51,8 @@ struct xol_inject {
 	bool entered;	   /* its syscall-entry stop was seen */
 	unsigned long seq; /* p->xol_inj_seq when it began (fork.c) */
 	uint64_t *region;  /* a region of its own (the agent's code, its output), not slots */
+	int memfd;	   /* the region's memfd in the process (closed last), else -1 */
+	int local;	   /* ... opened by utraced too, else -1 */
 };
 
 static bool is64(const struct uproc *p)
@@ -170,6 +177,7 @@ static int inject_start(struct uthread *th, long nr, const uint64_t args[6], uin
 	inj->hint = args[0];
 	inj->len = args[1];
 	inj->near = near;
+	inj->memfd = inj->local = -1;
 	inj->seq = ++th->p->xol_inj_seq;
 	th->xol_inj = inj;
 	th->stopped = false;
@@ -214,6 +222,8 @@ static void page_forget(struct uproc *p, uint64_t addr)
 			continue;
 		*pp = pg->next;
 		free(pg);
+		if (addr == p->agent_out)
+			patch_out_view_drop(p);
 		return;
 	}
 }
@@ -256,20 +266,67 @@ static bool mapped(struct uproc *p, const struct xol_inject *inj, uint64_t addr)
  * so that a fork child (which we may never trace) is not left with the
  * page. True if it is under way.
  */
-static bool dontfork_start(struct uthread *th, struct xol_inject *inj, uint64_t addr)
+static bool chain(struct uthread *th, struct xol_inject *inj, long nr, const uint64_t args[6])
 {
 	struct uproc *p = th->p;
-	uint64_t args[6] = {addr, inj->len, MADV_DONTFORK};
 	arch_gp_t r = inj->regs;
 
-	set_syscall_regs(p, &r, p->arch->nr_madvise, args);
+	set_syscall_regs(p, &r, nr, args);
 	if (regs_gp_set(p->arch, th->tid, &r) < 0 || ptrace(PTRACE_SYSCALL, th->tid, 0L, 0L) < 0)
 		return false;
-	inj->nr = p->arch->nr_madvise;
-	inj->hint = addr;
+	inj->nr = nr;
 	inj->entered = false;
 	th->stopped = false;
 	return true;
+}
+
+static bool dontfork_start(struct uthread *th, struct xol_inject *inj, uint64_t addr)
+{
+	uint64_t args[6] = {addr, inj->len, MADV_DONTFORK};
+
+	inj->hint = addr;
+	return chain(th, inj, th->p->arch->nr_madvise, args);
+}
+
+/*
+ * The output region as shared memory (xol_need_region with a name): the
+ * memfd_create ran (fd, or -errno). utraced opens the same file through
+ * /proc and sizes it; the mmap follows (MAP_SHARED of it, or, if any of
+ * that failed, MAP_PRIVATE | MAP_ANONYMOUS as any region). Then the
+ * madvise, then the process's fd is closed: utraced keeps its own
+ * mapping, from which it drains the rings at an exec, when the process's
+ * mapping has gone with its old address space.
+ */
+static bool memfd_made(struct uthread *th, struct xol_inject *inj, int64_t fd)
+{
+	struct uproc *p = th->p;
+	uint64_t args[6] = {
+		0, inj->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, (uint64_t)-1, 0};
+	char path[64];
+
+	if (fd >= 0 && fd < INT_MAX) {
+		inj->memfd = (int)fd;
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)p->pid, (int)fd);
+		inj->local = open(path, O_RDWR | O_CLOEXEC);
+		if (inj->local >= 0 && ftruncate(inj->local, (off_t)inj->len) == 0) {
+			args[3] = MAP_SHARED;
+			args[4] = (uint64_t)fd;
+		} else if (inj->local >= 0) {
+			close(inj->local);
+			inj->local = -1;
+		}
+	}
+	inj->hint = 0;
+	return chain(th, inj, p->arch->nr_mmap, args);
+}
+
+/* The process's memfd closed, last (its mapping keeps the memory). */
+static bool memfd_close_start(struct uthread *th, struct xol_inject *inj)
+{
+	uint64_t args[6] = {(uint64_t)inj->memfd};
+
+	inj->memfd = -1;
+	return chain(th, inj, th->p->arch->nr_close, args);
 }
 
 /*
@@ -297,14 +354,24 @@ bool xol_inject_stop(struct uthread *th, int status)
 	}
 	ours = sysstop && regs_gp_get(p->arch, th->tid, &r) == 0 &&
 	       arch_gp_pc(p->arch, &r) == p->xol_sysinsn + p->arch->sys_insn_len;
+	if (ours && inj->nr == p->arch->nr_memfd_create &&
+	    memfd_made(th, inj, arch_syscall_result(p->arch, &r)))
+		return true;
 	if (ours && inj->nr == p->arch->nr_madvise && arch_syscall_result(p->arch, &r) == 0)
 		page_dontfork(p, inj->hint);
 	if (ours && inj->nr == p->arch->nr_munmap)
 		page_forget(p, inj->hint);
 	if (ours && inj->nr == p->arch->nr_mmap &&
-	    mapped(p, inj, arch_syscall_result(p->arch, &r)) &&
-	    dontfork_start(th, inj, arch_syscall_result(p->arch, &r)))
+	    mapped(p, inj, arch_syscall_result(p->arch, &r))) {
+		if (inj->local >= 0 && arch_syscall_result(p->arch, &r) == p->agent_out)
+			patch_out_view(p, inj->local, inj->len);
+		if (dontfork_start(th, inj, arch_syscall_result(p->arch, &r)))
+			return true;
+	}
+	if (ours && inj->memfd >= 0 && memfd_close_start(th, inj))
 		return true;
+	if (inj->local >= 0)
+		close(inj->local);
 	th->xol_inj = NULL;
 	mapping_over(p);
 	regs_gp_set(p->arch, th->tid, &inj->regs);
@@ -437,7 +504,8 @@ enum xol_result xol_need_page(struct uthread *th, uint64_t addr)
 	return XOL_MAPPING;
 }
 
-enum xol_result xol_need_region(struct uthread *th, uint64_t len, bool exec, uint64_t *where)
+enum xol_result xol_need_region(struct uthread *th, uint64_t len, bool exec, uint64_t name,
+				uint64_t *where)
 {
 	struct uproc *p = th->p;
 	uint64_t args[6] = {0,
@@ -446,6 +514,7 @@ enum xol_result xol_need_region(struct uthread *th, uint64_t len, bool exec, uin
 			    MAP_PRIVATE | MAP_ANONYMOUS,
 			    (uint64_t)-1,
 			    0};
+	uint64_t memfd[6] = {name, MFD_CLOEXEC};
 
 	if (p->xol_mapping) {
 		th->xol_wait = true;
@@ -453,7 +522,12 @@ enum xol_result xol_need_region(struct uthread *th, uint64_t len, bool exec, uin
 	}
 	if (!p->xol_sysinsn)
 		p->xol_sysinsn = find_sysinsn(p);
-	if (!p->xol_sysinsn || !is64(p) || inject_start(th, p->arch->nr_mmap, args, 0) < 0)
+	if (!p->xol_sysinsn || !is64(p))
+		return XOL_NO;
+	if (name && !exec && p->arch->nr_memfd_create &&
+	    inject_start(th, p->arch->nr_memfd_create, memfd, 0) == 0)
+		th->xol_inj->len = args[1]; /* (the mmap follows: memfd_made) */
+	else if (inject_start(th, p->arch->nr_mmap, args, 0) < 0)
 		return XOL_NO;
 	th->xol_inj->region = where;
 	p->xol_mapping = true;
@@ -616,6 +690,8 @@ void xol_thread_gone(struct uthread *th)
 	if (th->xol_slot)
 		slot_free(th);
 	free(th->xol);
+	if (th->xol_inj && th->xol_inj->local >= 0)
+		close(th->xol_inj->local);
 	free(th->xol_inj);
 	th->xol = NULL;
 	th->xol_inj = NULL;
@@ -639,6 +715,7 @@ void xol_exec(struct uproc *p)
 	p->xol_unmap = 0;
 	p->agent_at = 0;
 	p->agent_map = 0;
+	patch_out_view_drop(p); /* (drained from it first: patch_drain_exec) */
 	p->agent_out = 0;
 	memset(&p->xol_stats, 0, sizeof(p->xol_stats)); /* a new program: its own numbers */
 }
@@ -729,6 +806,7 @@ bool xol_release(struct uproc *p, bool sync)
 
 void xol_free(struct uproc *p)
 {
+	patch_out_view_drop(p);
 	while (p->xol_pages) {
 		struct xol_page *pg = p->xol_pages;
 

@@ -136,6 +136,7 @@ void tp_reset(struct tp_exp *x)
 	x->nro = 0;
 	x->defining = false;
 	tps_clear(&x->store);
+	tp_fast_reset(x);
 }
 
 void tp_free(struct tp_exp *x)
@@ -158,6 +159,7 @@ void tp_free(struct tp_exp *x)
 	free(x->stop_note_hex);
 	tps_free(&x->store);
 	buf_free(&x->frame);
+	buf_free(&x->fast_pend);
 	free(x);
 }
 
@@ -202,6 +204,7 @@ struct tp_exp *tp_of(struct gdb_session *s, bool create)
 	snprintf(x->stop_reason, sizeof(x->stop_reason), "tnotrun");
 	tps_init(&x->store);
 	buf_init(&x->frame);
+	buf_init(&x->fast_pend);
 	add_builtin(x);
 	x->next = tp_registry;
 	tp_registry = x;
@@ -414,6 +417,7 @@ static void collect_frame(struct tp_exp *x, struct tp_point *p, pid_t tid, uint6
 	struct agent_env env;
 	int err = 0;
 
+	tp_fast_flush(x); /* the agent's frames of earlier hits come first */
 	env_of(&h, &env);
 	buf_reset(&x->frame);
 	for (size_t i = 0; i < p->nacts && !err; i++) {
@@ -630,6 +634,7 @@ int tp_start(struct tp_exp *x, struct gdb_session *s)
 		pass[i] = true;
 	engine_set_pass_signals(x->e, pass);
 	tps_clear(&x->store);
+	tp_fast_reset(x);
 	for (size_t i = 0; i < x->npts; i++) {
 		x->pts[i].hits = 0;
 		x->pts[i].usage = 0;

@@ -27,8 +27,9 @@
 /* One action: R (registers), M (memory), X (an expression collecting). */
 struct tp_action {
 	char kind;
-	bool step;   /* a while-stepping action */
-	int basereg; /* M: -1, absolute */
+	bool step;	   /* a while-stepping action */
+	int basereg;	   /* M: -1, absolute */
+	uint64_t rmask[4]; /* R: the registers gdb asked for (gdb's numbers 0..255) */
 	uint64_t off, len;
 	uint8_t *code; /* X */
 	size_t codelen;
@@ -114,7 +115,14 @@ struct tp_exp {
 	size_t fast_g_len;
 	struct tpf_reg fast_regs[TP_FAST_REGS]; /* (src: in agent_trace_record.regs) */
 	size_t fast_nregs;
+	uint64_t fast_covered[4];   /* the registers an agent's general block has (gdb's numbers) */
 	struct tpf_regmap fast_map; /* the three: the store's, for its 'r' blocks */
+	/* the agent's frames of a drain, kept in the order of their hits (seq) */
+	struct buf fast_pend; /* struct tp_pend, each followed by its memory blocks */
+	size_t fast_npend;
+	uint64_t fast_next_seq; /* the one after the last kept */
+	bool fast_seq_known;
+	bool fast_held; /* frames past a gap in the numbers wait for one drain */
 };
 
 /* gdb_tp.c */
@@ -139,6 +147,10 @@ void tp_fast_install(struct tp_exp *x, uint64_t addr);
 void tp_fast_budget(struct tp_exp *x);
 /* Take in every frame the agent recorded so far. */
 void tp_fast_drain(struct tp_exp *x);
+/* Keep the agent's frames taken in but not kept yet (before a frame of ours). */
+void tp_fast_flush(struct tp_exp *x);
+/* A new run, or none: the agent's frames waiting dropped, their numbering new. */
+void tp_fast_reset(struct tp_exp *x);
 struct agent_trace_record;
 void tp_collected(void *ctx, struct engine *e, const struct agent_trace_record *r);
 

@@ -116,12 +116,19 @@ static int parse_actions(struct tp_exp *x, struct tp_point *p, const char *q, co
 		struct tp_action a = {.kind = *q, .step = step, .basereg = -1};
 
 		switch (*q++) {
-		case 'R': /* the mask: every register is collected anyway (a 'g' block) */
+		case 'R': { /* every register is collected anyway (a 'g' block); the mask: which */
+			const char *m = q;
+
 			if (q >= end || rsp_hex_digit(*q) < 0)
 				return -EINVAL;
 			while (q < end && rsp_hex_digit(*q) >= 0)
 				q++;
+			for (unsigned bit = 0; m < q && bit < 256; bit += 4) /* (from its end) */
+				a.rmask[bit / 64] |= (uint64_t)rsp_hex_digit(*--q) << (bit % 64);
+			while (q < end && rsp_hex_digit(*q) >= 0)
+				q++;
 			break;
+		}
 		case 'M':
 			if (lit(&q, end, "-1")) {
 				a.basereg = -1;

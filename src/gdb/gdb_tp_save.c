@@ -25,8 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* tps_read_raw walks the frames from the oldest at each call: few, large reads */
-#define SAVE_CHUNK (16u << 20)
+/* (tps_read_raw goes on from where it stopped: the size of a write only) */
+#define SAVE_CHUNK (1u << 20)
 
 /* Each line of the target description, after "tdesc ". */
 static void put_tdesc(struct buf *b, const char *xml)
@@ -72,7 +72,7 @@ static void put_definitions(struct buf *b, struct tp_exp *x)
 	buf_putc(b, '\n');
 }
 
-static int write_frames(int fd, const struct tp_store *ts)
+static int write_frames(int fd, struct tp_store *ts)
 {
 	static const uint8_t end_mark[4];
 	size_t n = ts->used < SAVE_CHUNK ? ts->used : SAVE_CHUNK;

@@ -66,8 +66,14 @@ static void chunk_free(struct tp_store *ts)
 static void drop_oldest(struct tp_store *ts)
 {
 	uint8_t *f = slot(ts, 0);
+	size_t fl = frame_bytes(ts, f);
 
-	ts->used -= frame_bytes(ts, f);
+	/* offsets count from the oldest kept: the read cursor moves back */
+	if (ts->cur) {
+		ts->cur--;
+		ts->cur_at -= fl;
+	}
+	ts->used -= fl;
 	ts->head = (ts->head + 1) % ts->cap;
 	ts->count--;
 	/* every chunk but the newest has frames: the oldest frame is in the oldest */
@@ -83,6 +89,8 @@ void tps_clear(struct tp_store *ts)
 		chunk_free(ts);
 	ts->head = 0;
 	ts->created = 0;
+	ts->cur = 0;
+	ts->cur_at = 0;
 }
 
 void tps_free(struct tp_store *ts)
@@ -155,6 +163,8 @@ static uint8_t *chunk_room(struct tp_store *ts, size_t need)
 void tps_set_regmap(struct tp_store *ts, const struct tpf_regmap *map)
 {
 	ts->map = map;
+	ts->cur = 0; /* (the frames' sizes may change) */
+	ts->cur_at = 0;
 }
 
 int tps_reserve(struct tp_store *ts, unsigned tpnum, size_t len, bool compact, uint8_t **data)
@@ -246,32 +256,51 @@ static void expand_frame(const struct tp_store *ts, const uint8_t *f, uint8_t *o
 	memcpy(out + TPS_HDR + 1 + ts->map->len, f + TPS_HDR + 1 + TPF_COMPACT_LEN, rest);
 }
 
-size_t tps_read_raw(const struct tp_store *ts, uint64_t off, uint8_t *out, size_t n)
+/* Move the cursor to the frame holding byte off (off < ts->used). */
+static void seek(struct tp_store *ts, uint64_t off)
+{
+	while (ts->cur && off < ts->cur_at) {
+		ts->cur--;
+		ts->cur_at -= frame_bytes(ts, slot(ts, ts->cur));
+	}
+	while (ts->cur < ts->count) {
+		size_t fl = frame_bytes(ts, slot(ts, ts->cur));
+
+		if (off < ts->cur_at + fl)
+			return;
+		ts->cur_at += fl;
+		ts->cur++;
+	}
+}
+
+size_t tps_read_raw(struct tp_store *ts, uint64_t off, uint8_t *out, size_t n)
 {
 	size_t got = 0;
-	uint64_t at = 0; /* where frame i starts */
 
-	for (size_t i = 0; i < ts->count && got < n; i++) {
-		const uint8_t *f = slot(ts, i);
-		size_t fl = frame_bytes(ts, f), k, take;
+	if (off >= ts->used)
+		return 0;
+	seek(ts, off);
+	while (ts->cur < ts->count && got < n) {
+		const uint8_t *f = slot(ts, ts->cur);
+		size_t fl = frame_bytes(ts, f), k = (size_t)(off - ts->cur_at), take;
 		uint8_t *x;
 
-		if (off < at + fl) {
-			k = (size_t)(off - at);
-			take = fl - k < n - got ? fl - k : n - got;
-			if (!compact(ts, f)) {
-				memcpy(out + got, f + k, take);
-			} else if ((x = malloc(fl))) {
-				expand_frame(ts, f, x);
-				memcpy(out + got, x + k, take);
-				free(x);
-			} else {
-				return got; /* (gdb asks again) */
-			}
-			got += take;
-			off += take;
+		take = fl - k < n - got ? fl - k : n - got;
+		if (!compact(ts, f)) {
+			memcpy(out + got, f + k, take);
+		} else if ((x = malloc(fl))) {
+			expand_frame(ts, f, x);
+			memcpy(out + got, x + k, take);
+			free(x);
+		} else {
+			return got; /* (gdb asks again) */
 		}
-		at += fl;
+		got += take;
+		off += take;
+		if (k + take < fl)
+			break; /* (the cursor stays on a frame read in part) */
+		ts->cur_at += fl;
+		ts->cur++;
 	}
 	return got;
 }

@@ -73,6 +73,9 @@ struct tp_store {
 	bool circular;
 	unsigned long created;	      /* frames made since the last clear, dropped ones too */
 	const struct tpf_regmap *map; /* for 'r' blocks: set before the first, fixed then */
+	/* tps_read_raw's place: frame cur (from the oldest) starts at byte cur_at */
+	size_t cur;
+	uint64_t cur_at;
 };
 
 void tps_init(struct tp_store *ts);
@@ -102,8 +105,13 @@ const uint8_t *tps_regs(const struct tp_store *ts, const uint8_t *data, size_t l
 			uint8_t *buf);
 /* Frame n (0: the oldest kept): its data and tracepoint, NULL past the last. */
 const uint8_t *tps_frame(const struct tp_store *ts, size_t n, unsigned *tpnum, size_t *len);
-/* qTBuffer: up to n bytes of the frames laid end to end from off ('r' blocks as 'R'); how many. */
-size_t tps_read_raw(const struct tp_store *ts, uint64_t off, uint8_t *out, size_t n);
+/*
+ * qTBuffer: up to n bytes of the frames laid end to end from off ('r'
+ * blocks as 'R'); how many. It starts from where the last read ended
+ * (ts->cur), so reading the buffer in order costs its length, not its
+ * square; a read elsewhere walks from there.
+ */
+size_t tps_read_raw(struct tp_store *ts, uint64_t off, uint8_t *out, size_t n);
 
 /* Building a frame's data (into a struct buf; memory in blocks of at most 65535 bytes). */
 void tpf_put_regs(struct buf *b, const uint8_t *regs, size_t len);

@@ -131,6 +131,7 @@ static void test_frames(void)
 	   "marked before publishing (exactly once)");
 	ok(budget_ctl->used == (int64_t)r.reserved && hits_ctl->left == 99,
 	   "the pass count and the buffer's space taken");
+	ok(r.seq == 0 && budget_ctl->seq == 1, "numbered in the order of the hits: the first, 0");
 
 	head = head_now();
 	ok(entry(&frame, trace_prog(NULL, &acts[2], 1, false)) == AGENT_INPROC_TRAP &&
@@ -146,6 +147,8 @@ static void test_frames(void)
 		ok(entry(&frame, trace_prog(&t, acts, 1, false)) == AGENT_INPROC_GO &&
 			   head_now() > head,
 		   "a true one: a frame");
+		ok(last_record(head, buf, &r) && r.seq == 1 && budget_ctl->seq == 2,
+		   "... the second number: a trap and a false condition took none");
 		head = head_now();
 		ok(entry(&frame, trace_prog(&getv, acts, 1, false)) == AGENT_INPROC_TRAP &&
 			   head_now() == head,
@@ -186,6 +189,64 @@ static void test_limits(void)
 	out->slot[my_slot()].tail = out->slot[my_slot()].head;
 }
 
+/*
+ * AGENT_PROG_FPSTATE: the x87/vector state saved by xsave into the record
+ * (aligned, its length as asked), as the CPU has it at the call: MXCSR and
+ * the x87 control word set here to values of their own; an area that would
+ * wrap round the ring's end traps.
+ */
+static void test_fpstate(void)
+{
+	static uint8_t buf[AGENT_TRACE_REC_MAX + 64];
+	struct code act = trace_mem((uintptr_t)mem, 16, 0x0c);
+	struct agent_inproc_prog *prog = trace_prog(NULL, &act, 1, true);
+	struct agent_trace_record r;
+	uint32_t csr = 0, csr_set = 0x3f80, csr_got, fcw_got;
+	uint16_t fcw = 0, fcw_set = 0x27f;
+	unsigned s = my_slot();
+	uint64_t head, res, ring_at;
+
+	prog->flags |= AGENT_PROG_FPSTATE;
+	prog->fp_mask = 7; /* x87, SSE, AVX */
+	prog->fp_len = 832;
+	if (!__builtin_cpu_supports("avx")) {
+		prog->fp_mask = 0; /* fxsave */
+		prog->fp_len = 512;
+	}
+	head = head_now();
+	__asm__ volatile("stmxcsr %0; fnstcw %1" : "=m"(csr), "=m"(fcw));
+	__asm__ volatile("ldmxcsr %0; fldcw %1" ::"m"(csr_set), "m"(fcw_set));
+	res = entry(&frame, prog);
+	__asm__ volatile("ldmxcsr %0; fldcw %1" ::"m"(csr), "m"(fcw));
+	ok(res == AGENT_INPROC_GO && last_record(head, buf, &r), "a frame with the vector state");
+	ok(r.has_regs && r.fp && r.fp_len == prog->fp_len && r.mem_len == 11 + 16,
+	   "... its area after the registers, as long as asked (%zu), the memory after it",
+	   r.fp_len);
+	ring_at = head & (AGENT_OUT_RING - 1);
+	ok(r.fp && ((uintptr_t)out->ring[s] + ring_at + (size_t)(r.fp - buf)) % 64 == 0,
+	   "... 64-byte aligned in the ring (xsave's rule)");
+	memcpy(&csr_got, r.fp + 24, 4);
+	memcpy(&fcw_got, r.fp, 2);
+	ok(r.fp && csr_got == csr_set && (fcw_got & 0xffff) == fcw_set,
+	   "... MXCSR and the x87 control word as they were at the call (%#x %#x)", csr_got,
+	   fcw_got);
+	/* the ring's end where the area would go: it starts at the ring's start */
+	for (uint64_t back = 700; back >= 500; back -= 8) {
+		out->slot[s].head = out->slot[s].tail =
+			(out->slot[s].head | (AGENT_OUT_RING - 1)) + 1 - back;
+		head = head_now();
+		csr_got = 0;
+		if (entry(&frame, prog) != AGENT_INPROC_GO || !last_record(head, buf, &r) ||
+		    !r.fp || r.fp_len != prog->fp_len)
+			break;
+		memcpy(&csr_got, r.fp + 24, 4);
+		if (csr_got != csr)
+			break;
+	}
+	ok(csr_got == csr, "an area that would wrap round the ring: after its end, whole");
+	prog->flags &= ~AGENT_PROG_FPSTATE;
+}
+
 static void test_parse(void)
 {
 	static uint8_t rec[512];
@@ -217,13 +278,11 @@ static void test_parse(void)
 }
 
 /* What a frame costs the agent (no trampoline: its ~40 pushes and pops are a few ns). */
-static void test_cost(void)
+/* ns per frame of prog, the ring emptied after each */
+static double cost_of(const struct agent_inproc_prog *prog)
 {
-	struct code act = trace_mem((uintptr_t)mem, 64, 0x0c);
-	struct agent_inproc_prog *prog = trace_prog(NULL, &act, 1, true);
 	struct timespec t0, t1;
 	const int n = 200000;
-	double ns;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (int i = 0; i < n; i++) {
@@ -232,9 +291,23 @@ static void test_cost(void)
 		out->slot[my_slot()].tail = out->slot[my_slot()].head;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / n;
+	return ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / n;
+}
+
+static void test_cost(void)
+{
+	struct code act = trace_mem((uintptr_t)mem, 64, 0x0c);
+	struct agent_inproc_prog *prog = trace_prog(NULL, &act, 1, true);
+	double ns = cost_of(prog), fp;
+
 	diag("the agent's cost of a frame of $regs and 64 bytes: %.0f ns", ns);
 	ok(ns < 5000, "a frame costs the agent %.0f ns", ns);
+	prog->flags |= AGENT_PROG_FPSTATE;
+	prog->fp_mask = __builtin_cpu_supports("avx") ? 7 : 0;
+	prog->fp_len = prog->fp_mask ? 832 : 512;
+	fp = cost_of(prog);
+	diag("... with the x87/vector state (%u bytes): %.0f ns", prog->fp_len, fp);
+	ok(fp < 5000, "a frame with the vector state costs the agent %.0f ns", fp);
 }
 
 int main(void)
@@ -260,6 +333,7 @@ int main(void)
 	mem[110] = 0;
 	test_frames();
 	test_limits();
+	test_fpstate();
 	test_parse();
 	test_cost();
 	free(out);

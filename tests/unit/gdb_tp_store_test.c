@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gdb/gdb_tp_store.h"
 #include "tap.h"
@@ -299,11 +300,184 @@ static void test_compact(void)
 	buf_free(&b);
 }
 
+/*
+ * The bytes qTBuffer must hand out, made from the frames one by one
+ * (tps_frame, tps_regs): each header, then its data, an 'r' block made
+ * 'R'. Into out (room enough); how many.
+ */
+static size_t raw_ref(const struct tp_store *ts, uint8_t *out)
+{
+	uint8_t regs[TPS_REGS_MAX];
+	size_t n = 0, len;
+	const uint8_t *d;
+	unsigned tp;
+
+	for (size_t i = 0; (d = tps_frame(ts, i, &tp, &len)); i++) {
+		uint16_t num = (uint16_t)tp;
+		uint32_t l = (uint32_t)len;
+		bool c = len > TPF_COMPACT_LEN && d[0] == TPF_COMPACT;
+
+		if (c)
+			l = (uint32_t)(len - TPF_COMPACT_LEN + REGSZ);
+		memcpy(out + n, &num, 2);
+		memcpy(out + n + 2, &l, 4);
+		n += TPS_HDR;
+		if (!c) {
+			memcpy(out + n, d, len);
+			n += len;
+			continue;
+		}
+		out[n++] = 'R';
+		memcpy(out + n, tps_regs(ts, d, len, REGSZ, regs), REGSZ);
+		n += REGSZ;
+		memcpy(out + n, d + 1 + TPF_COMPACT_LEN, len - 1 - TPF_COMPACT_LEN);
+		n += len - 1 - TPF_COMPACT_LEN;
+	}
+	return n;
+}
+
+/* Frame i: a normal one (make_frame) or, one in three, a compact one of 'r' and 'M'. */
+static void add_mixed(struct tp_store *ts, struct buf *b, unsigned i)
+{
+	uint64_t v[26];
+	uint8_t *d;
+
+	if (i % 3) {
+		make_frame(b, i);
+		tps_add(ts, i % 7 + 1, (uint8_t *)b->data, b->len);
+		return;
+	}
+	for (int k = 0; k < 26; k++)
+		v[k] = i * 1000 + (uint64_t)k;
+	buf_reset(b);
+	tpf_put_mem(b, 0x5000 + i, (const uint8_t *)v, i % 50);
+	if (tps_reserve(ts, 9, 1 + TPF_COMPACT_LEN + b->len, true, &d) < 0)
+		return;
+	d[0] = TPF_COMPACT;
+	memcpy(d + 1, v, TPF_COMPACT_LEN);
+	memcpy(d + 1 + TPF_COMPACT_LEN, b->data, b->len);
+}
+
+/* Read the whole buffer in pieces of 1..max bytes from off on: the same as ref? */
+static bool read_seq(struct tp_store *ts, uint64_t off, const uint8_t *ref, size_t n, size_t max,
+		     uint8_t *got)
+{
+	while (off < n) {
+		size_t want = 1 + (size_t)rand() % max, r = tps_read_raw(ts, off, got, want);
+
+		if (r != (want < n - off ? want : n - off) || memcmp(got, ref + off, r))
+			return false;
+		off += r;
+	}
+	return tps_read_raw(ts, off, got, 1) == 0;
+}
+
+/*
+ * tps_read_raw goes on from where the last read stopped: reads in order,
+ * backwards, at random offsets, across frames dropped from a circular
+ * buffer between two reads, after a clear (QTinit) and a new size, all
+ * the bytes the frames make (raw_ref). And its cost: in order, a read
+ * looks at the frames it returns only.
+ */
+static void test_cursor(void)
+{
+	static const struct tpf_reg regs[] = {{.src = 0, .size = 8, .off = 0},
+					      {.src = 16, .size = 8, .off = 8}};
+	static uint8_t ref[1 << 20], got[1 << 16];
+	uint8_t tmpl[REGSZ];
+	const struct tpf_regmap map = {tmpl, REGSZ, regs, 2};
+	struct tp_store ts;
+	struct buf b;
+	size_t n, bad = 0;
+	unsigned i;
+
+	srand(7);
+	memset(tmpl, 0x5a, sizeof(tmpl));
+	buf_init(&b);
+	tps_init(&ts);
+	tps_set_regmap(&ts, &map);
+	tps_set_size(&ts, 200000);
+	for (i = 0; i < 1000; i++)
+		add_mixed(&ts, &b, i);
+	n = raw_ref(&ts, ref);
+	is_int(n, ts.used, "the frames' bytes: what the buffer counts");
+	ok(read_seq(&ts, 0, ref, n, 3000, got), "read in order in pieces of any size: the frames");
+	ok(read_seq(&ts, 0, ref, n, 7, got), "... in pieces of a few bytes");
+	for (int k = 0; k < 2000; k++) {
+		uint64_t off = (uint64_t)rand() % n;
+		size_t want = 1 + (size_t)rand() % 5000, r = tps_read_raw(&ts, off, got, want);
+
+		if (r != (want < n - off ? want : n - off) || memcmp(got, ref + off, r))
+			bad++;
+	}
+	is_int(bad, 0, "2000 reads at random offsets, backwards and forwards");
+	bad = 0;
+	for (uint64_t off = n; off-- > 0;)
+		if (tps_read_raw(&ts, off, got, 1) != 1 || got[0] != ref[off])
+			bad++;
+	is_int(bad, 0, "every byte read backwards, one by one");
+
+	tps_set_size(&ts, 40000);
+	ts.circular = true;
+	for (int round = 0; round < 50; round++) {
+		uint64_t off;
+
+		n = raw_ref(&ts, ref);
+		off = (uint64_t)rand() % n;
+		if (tps_read_raw(&ts, off, got, 100) == 0)
+			bad++;
+		for (int k = 0; k < 1 + rand() % 40; k++) /* the oldest dropped */
+			add_mixed(&ts, &b, i++);
+		n = raw_ref(&ts, ref);
+		off = (uint64_t)rand() % n;
+		if (!read_seq(&ts, off, ref, n, 2000, got))
+			bad++;
+	}
+	is_int(bad, 0, "circular: reads across frames dropped between them (50 rounds)");
+	ok(ts.created > ts.count + 800, "... many dropped");
+	tps_set_size(&ts, 15000);
+	n = raw_ref(&ts, ref);
+	ok(n == ts.used && read_seq(&ts, n / 2, ref, n, 500, got) &&
+		   read_seq(&ts, 0, ref, n, 500, got),
+	   "shrunk under the cursor: the frames kept");
+	tps_clear(&ts);
+	is_int(tps_read_raw(&ts, 0, got, 10), 0, "cleared (QTinit): nothing to read");
+	tps_set_size(&ts, 100000);
+	for (unsigned k = 0; k < 30; k++)
+		add_mixed(&ts, &b, 5000 + k);
+	n = raw_ref(&ts, ref);
+	ok(read_seq(&ts, 0, ref, n, 300, got), "... then the new frames, from 0");
+
+	/* the cost: 40 000 frames read in 100-byte pieces, in order */
+	tps_clear(&ts);
+	tps_set_size(&ts, TPS_MAX_SIZE);
+	for (unsigned k = 0; k < 40000; k++)
+		add_mixed(&ts, &b, k);
+	{
+		struct timespec t0, t1;
+		uint64_t off = 0;
+		double s;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while ((n = tps_read_raw(&ts, off, got, 100)))
+			off += n;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		is_int(off, ts.used, "40 000 frames read in order in 100-byte pieces");
+		diag("... in %.3f s (%zu reads)", s, (size_t)(ts.used / 100));
+		ok(s < 1.0,
+		   "... linear: under a second (a walk from the oldest at each read: seconds)");
+	}
+	tps_free(&ts);
+	buf_free(&b);
+}
+
 int main(void)
 {
 	test_blocks();
 	test_store();
 	test_chunks();
 	test_compact();
+	test_cursor();
 	return done_testing();
 }

@@ -496,6 +496,45 @@ static bool put_regs(struct inproc_ctx *c)
 	return true;
 }
 
+/*
+ * The x87 and vector registers, saved by the CPU straight into the ring
+ * (AGENT_PROG_FPSTATE). They cost nothing more in utraced's buffer: they
+ * are part of the 'R' block counted above.
+ */
+static bool put_fpstate(struct inproc_ctx *c)
+{
+#ifdef __x86_64__
+	uint32_t len = c->prog->fp_len, mask = c->prog->fp_mask;
+	uint8_t *ring = c->out->ring[c->slot], *area;
+	uint64_t at = (c->head + 5) & (AGENT_OUT_RING - 1);
+	uint64_t pad = (64 - ((uintptr_t)(ring + at) & 63)) & 63;
+	uint8_t hdr[5];
+
+	if (at + pad + len > AGENT_OUT_RING) /* (xsave cannot wrap: from the ring's start) */
+		pad = AGENT_OUT_RING - at + ((64 - ((uintptr_t)ring & 63)) & 63);
+	if (len < 512 || len > AGENT_FP_MAX || !frame_room(c, 5 + pad + len))
+		return false;
+	hdr[0] = 'x';
+	hdr[1] = (uint8_t)pad;
+	hdr[2] = (uint8_t)(pad >> 8);
+	hdr[3] = (uint8_t)len;
+	hdr[4] = (uint8_t)(len >> 8);
+	ring_put(c, hdr, 5);
+	area = ring + ((at + pad) & (AGENT_OUT_RING - 1));
+	if (mask)
+		__asm__ volatile("xsave64 %0"
+				 : "=m"(*(uint8_t(*)[AGENT_FP_MAX])area)
+				 : "a"(mask), "d"(0));
+	else
+		__asm__ volatile("fxsave64 %0" : "=m"(*(uint8_t(*)[512])area));
+	c->head += pad + len;
+	return true;
+#else
+	(void)c;
+	return false;
+#endif
+}
+
 /* The pass count and the buffer's space: false, the hit must trap (see agent_trace_ctl). */
 static bool take_budget(const struct agent_inproc_prog *prog, uint64_t cost)
 {
@@ -549,6 +588,10 @@ static uint64_t run_trace(struct inproc_ctx *c, const unsigned char *p, const un
 	c->head += sizeof(rec); /* (written last, with the length) */
 	if ((c->prog->flags & AGENT_PROG_REGS) && !put_regs(c))
 		return AGENT_INPROC_TRAP;
+	if ((c->prog->flags & (AGENT_PROG_REGS | AGENT_PROG_FPSTATE)) ==
+		    (AGENT_PROG_REGS | AGENT_PROG_FPSTATE) &&
+	    !put_fpstate(c))
+		return AGENT_INPROC_TRAP;
 	for (c->cmd = 0; c->cmd < c->prog->ncmds; c->cmd++) {
 		p = next_expr(p, end, &len);
 		if (!p || agent_eval(p, len, &env, NULL) < 0)
@@ -560,6 +603,10 @@ static uint64_t run_trace(struct inproc_ctx *c, const unsigned char *p, const un
 		return AGENT_INPROC_TRAP;
 	rec.len = (uint32_t)(c->head - c->start);
 	rec.reserved = (uint32_t)(AGENT_TRACE_FRAME_HDR + c->cost);
+	/* nothing can trap from here: the number is taken as late as can be */
+	if (c->prog->budget)
+		rec.seq = __sync_fetch_and_add(
+			&((struct agent_trace_ctl *)(uintptr_t)c->prog->budget)->seq, 1);
 	at = c->head;
 	c->head = c->start;
 	ring_put(c, &rec, sizeof(rec));

@@ -47,6 +47,12 @@ bool arch_shadow_stack_on(const struct arch_desc *d, const char *status)
 	return false;
 }
 
+int arch_agent_fpstate(const struct arch_desc *d, uint32_t *mask, uint32_t *len)
+{
+	(void)d, (void)mask, (void)len;
+	return -EOPNOTSUPP; /* (no agent here yet) */
+}
+
 int arch_patch_prepare(const struct arch_desc *d, const uint8_t *insn, size_t avail, uint64_t addr,
 		       uint64_t tramp, uint64_t entry, uint64_t prog, struct arch_patch *out)
 {

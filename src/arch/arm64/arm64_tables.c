@@ -64,6 +64,8 @@ static const struct arch_desc arm64_desc = {
 	.nr_mmap = 222, /* asm-generic/unistd.h */
 	.nr_munmap = 215,
 	.nr_madvise = 233,
+	.nr_memfd_create = 279,
+	.nr_close = 57,
 };
 
 const struct arch_desc *arch_get(enum arch_kind kind)

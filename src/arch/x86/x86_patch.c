@@ -27,9 +27,12 @@
  * branch can land in its middle, and no thread can be stopped inside it.
  */
 #include "../arch.h"
+#include "x86.h"
 #include "../../agent/agent_inproc.h"
 
 #include <Zydis/Zydis.h>
+
+#include <cpuid.h>
 
 #include <errno.h>
 #include <stddef.h>
@@ -389,4 +392,32 @@ uint64_t arch_patch_agent_ret_slot(const struct arch_desc *d, const struct arch_
 {
 	(void)d;
 	return (r->gp.r15 & ~15ULL) - 8;
+}
+
+/*
+ * The agent runs on this CPU, as utraced does: xsave of the components a
+ * 'g' block has (x87, SSE, AVX: the same standard layout as the kernel's
+ * NT_X86_XSTATE), those the kernel enabled (XCR0); fxsave without xsave.
+ */
+int arch_agent_fpstate(const struct arch_desc *d, uint32_t *mask, uint32_t *len)
+{
+	unsigned a, b, c, dx;
+	uint32_t lo, hi;
+
+	if (d->ptr_size != 8 || !__get_cpuid(1, &a, &b, &c, &dx))
+		return -EOPNOTSUPP;
+	if (!(c & bit_OSXSAVE)) {
+		*mask = 0;
+		*len = 512;
+		return 0;
+	}
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	*mask = lo & (X86_XSTATE_X87 | X86_XSTATE_SSE | X86_XSTATE_AVX);
+	if (*mask & X86_XSTATE_AVX) { /* (its place: fixed in the standard format) */
+		__cpuid_count(0xd, 2, a, b, c, dx);
+		if (a != 16 * 16 || b != X86_XS_YMMH0)
+			*mask &= ~X86_XSTATE_AVX;
+	}
+	*len = *mask & X86_XSTATE_AVX ? X86_XS_AVX_END : X86_XS_HDR_END;
+	return 0;
 }

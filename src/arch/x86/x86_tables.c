@@ -191,6 +191,8 @@ static const struct x86_desc amd64_desc = {
 	.pub.nr_mmap = 9,
 	.pub.nr_munmap = 11,
 	.pub.nr_madvise = 28,
+	.pub.nr_memfd_create = 319,
+	.pub.nr_close = 3,
 	.info = amd64_info,
 	.bfd_arch = "i386:x86-64",
 };
@@ -217,6 +219,8 @@ static const struct x86_desc i386_desc = {
 	.pub.nr_mmap = 192, /* mmap2 */
 	.pub.nr_munmap = 91,
 	.pub.nr_madvise = 219,
+	.pub.nr_memfd_create = 356,
+	.pub.nr_close = 6,
 	.info = i386_info,
 	.bfd_arch = "i386",
 };
