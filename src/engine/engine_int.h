@@ -354,6 +354,8 @@ long long tracer_now_ms(void); /* CLOCK_MONOTONIC */
 long long tracer_detach_deadline(struct tracer *t);
 struct uthread *tracer_find_thread(struct tracer *t, pid_t tid);
 pid_t tracer_tgid_of(pid_t tid); /* from /proc/TID/status; 0 if unknown */
+/* A status kept for a task not known yet (early): taken off the list, or -ENOENT. */
+int tracer_take_early(struct tracer *t, pid_t pid, int *status);
 
 /* leaving.c */
 /* Thread tid of p is let go at its next stop, p's traps (in place or just removed) in mind. */
@@ -426,7 +428,6 @@ void fork_child_settle(struct tracer *t, struct fork_child *fc, bool alive);
 void fork_traps_free(struct swbp *bps);
 /* Is the task a clone made a thread of p (or a process of its own)? */
 bool fork_is_thread(struct uproc *p, pid_t tid);
-int tracer_take_early(struct tracer *t, pid_t pid, int *status);
 
 /* thread_events.c */
 struct uthread *thread_born(struct uproc *p, pid_t tid);

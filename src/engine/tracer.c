@@ -202,6 +202,22 @@ static struct uthread *adopt_thread(struct tracer *t, pid_t tid)
 	return NULL;
 }
 
+/*
+ * A child (of a fork, or of a clone that makes a process) may stop before
+ * its parent reports it: handle_status kept that status for the event.
+ */
+int tracer_take_early(struct tracer *t, pid_t pid, int *status)
+{
+	for (unsigned i = 0; i < t->nearly; i++) {
+		if (t->early[i].pid != pid)
+			continue;
+		*status = t->early[i].status;
+		t->early[i] = t->early[--t->nearly];
+		return 0;
+	}
+	return -ENOENT;
+}
+
 static void handle_status(struct tracer *t, pid_t tid, int status, const struct rusage *ru)
 {
 	struct uthread *th = tracer_find_thread(t, tid);
