@@ -12,18 +12,6 @@
 #include <sys/ptrace.h>
 #include <unistd.h>
 
-void engine_report(struct engine *e, const struct engine_stop *st)
-{
-	if (e->nonstop) {
-		nonstop_queue(e, st);
-		return;
-	}
-	if (&e->report != st)
-		e->report = *st;
-	e->notify = true;
-	tracer_wake(e->p->t);
-}
-
 pid_t engine_pid(const struct engine *e)
 {
 	return e->p->pid;

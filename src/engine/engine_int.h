@@ -405,8 +405,6 @@ void event_seen(struct uthread *th);
 int uproc_resume_signal(struct uthread *th);
 
 /* nonstop.c */
-void nonstop_queue(struct engine *e, const struct engine_stop *st);
-bool nonstop_take(struct engine *e, struct engine_stop *st);
 void nonstop_report(struct engine *e, struct uthread *th, const struct engine_stop *st);
 void nonstop_stop_requests(struct uproc *p);
 
@@ -597,8 +595,11 @@ int attach_seize_new(struct uproc *p);
 /* A stop of a process being attached: true once it is all ours and stopped. */
 bool attach_settle(struct uproc *p);
 
-/* engine.c */
+/* report.c: reports kept or queued on their engine, handed to on_stop() from the loop */
 void engine_report(struct engine *e, const struct engine_stop *st);
+/* (engine_report's queue of a non-stop engine's reports) */
+void nonstop_queue(struct engine *e, const struct engine_stop *st);
+void report_notify_all(struct tracer *t);
 
 #define for_each_thread(p, th) for (struct uthread *th = (p)->threads; th; th = th->next)
 #define for_each_engine(p, e)  for (struct engine *e = (p)->engines; e; e = e->next)

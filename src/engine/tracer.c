@@ -401,43 +401,6 @@ static bool reap_some(struct tracer *t)
 	return true;
 }
 
-/* Hand ready stop reports to their clients. */
-static void notify_all(struct tracer *t)
-{
-	uint64_t n;
-	bool again = true;
-
-	/* (a poll of the event loop that nobody woke: nothing to read, a system call saved per
-	 * stop) */
-	if (t->notify_pending && read(t->evfd, &n, sizeof(n)) < 0 && errno != EAGAIN)
-		perror("utraced: eventfd");
-	t->notify_pending = false;
-	while (again) {
-		again = false;
-		for (struct uproc *p = t->procs; p && !again; p = p->next) {
-			for_each_engine(p, e) {
-				struct engine_stop st;
-
-				if (!e->notify)
-					continue;
-				if (e->nonstop) {
-					if (!nonstop_take(e, &st)) {
-						e->notify = false;
-						continue;
-					}
-				} else {
-					e->notify = false;
-					st = e->report;
-				}
-				/* the callback may detach engines or free p: rescan */
-				e->client.on_stop(e->client.ctx, &st);
-				again = true;
-				break;
-			}
-		}
-	}
-}
-
 int tracer_tick(struct tracer *t)
 {
 	int drain, let_go;
@@ -456,7 +419,7 @@ void tracer_poll(struct tracer *t)
 {
 	bool more = reap_some(t);
 
-	notify_all(t);
+	report_notify_all(t);
 	if (more)
 		tracer_wake(t);
 }
@@ -464,7 +427,7 @@ void tracer_poll(struct tracer *t)
 int tracer_wait(struct tracer *t, volatile sig_atomic_t *stop)
 {
 	if (t->notify_pending) { /* reports made outside a status: hand them out first */
-		notify_all(t);
+		report_notify_all(t);
 		return 0;
 	}
 	if (*stop)
@@ -474,6 +437,6 @@ int tracer_wait(struct tracer *t, volatile sig_atomic_t *stop)
 		return -errno;
 	leaving_procs_advance(t);
 	if (t->notify_pending)
-		notify_all(t);
+		report_notify_all(t);
 	return 0;
 }
