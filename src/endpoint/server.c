@@ -558,6 +558,7 @@ static void shutdown_all(struct server *sv)
 			  sv->primary.engine && !engine_was_attached(sv->primary.engine));
 	gdb_session_free(&sv->primary);
 	ep_rendezvous_free(&sv->rdv, sv->epfd);
+	engine_detach_all(sv->t);
 	tracer_free(sv->t);
 	ep_listen_close(&sv->lis);
 }

@@ -437,3 +437,18 @@ int engine_exe_path(struct engine *e, char *out, size_t outlen)
 	out[n] = '\0';
 	return 0;
 }
+
+void engine_detach_all(struct tracer *t)
+{
+	struct uproc *p = t->procs;
+
+	/* a detach may free p and others (its fork children's engines go with it): from the top */
+	while (p) {
+		if (!p->engines) {
+			p = p->next;
+			continue;
+		}
+		engine_detach(p->engines);
+		p = t->procs;
+	}
+}

@@ -166,7 +166,14 @@ struct engine_client {
 
 /* The tracer: all traced processes. One per utraced daemon. */
 struct tracer *tracer_new(void);
-void tracer_free(struct tracer *t); /* detaches (or kills launched-by-us with kill_launched) */
+/*
+ * Every engine of every process leaves, as engine_detach() (its owner
+ * must not use it afterwards): the processes run on as they were found.
+ * The host's last call before tracer_free().
+ */
+void engine_detach_all(struct tracer *t);
+/* The tracer freed, once engine_detach_all() has run: the processes still being let go go now. */
+void tracer_free(struct tracer *t);
 /*
  * How long an attach waits for its threads to stop; then it fails
  * (-ETIMEDOUT) and the threads still running are let go at their next

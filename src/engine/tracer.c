@@ -60,15 +60,13 @@ void tracer_free(struct tracer *t)
 {
 	if (!t)
 		return;
+	/* every engine has left (engine_detach_all): each process is being let go, or has none */
 	while (t->procs) {
 		struct uproc *p = t->procs;
 
-		/* the last engine's detach frees p: take t->procs anew after each */
-		if (p->engines)
-			engine_detach(p->engines);
-		else if (p->let_go_by) /* being let go: the rest now */
+		if (p->let_go_by) /* being let go: the rest now */
 			leaving_proc_finish_sync(p);
-		else /* no engine: free it ourselves */
+		else
 			uproc_free(p);
 	}
 	fork_children_free(t);

@@ -639,6 +639,7 @@ static int finish(struct ust *u)
 	/* a debugging aid, and the tests' evidence of what --seccomp-bpf saves */
 	if (getenv("USTRACE_STATS"))
 		fprintf(stderr, "%s: %lu ptrace stops\n", ust_progname, tracer_stops(u->t));
+	engine_detach_all(u->t);
 	tracer_free(u->t);
 	/* left at a signal, or the program was killed: die of it, as strace does */
 	if (u->quit)
