@@ -58,7 +58,7 @@ bool gdb_packet_disabled(const struct gdb_session *s, const struct gdb_packet *g
 void gdb_extended_init(struct gdb_session *s);
 void gdb_extended_free(struct gdb_session *s);
 /* Launch prog[] as this session's settings say (shell, wrapper, env, cwd, ASLR). */
-struct engine *gdb_launch(struct gdb_session *s, char *const prog[], int *err);
+struct engine *gdb_launch(struct gdb_session *s, char *const prog[], struct engine_launch_err *why);
 int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len);
 /* gdb_extended.c: take e as the session's process; its stop reply in s->reply */
