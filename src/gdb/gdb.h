@@ -29,9 +29,8 @@ struct gdb_vfile;
 struct gdb_xfer;
 struct tp_exp;
 
-#define GDB_CATCH_MAX  512 /* syscall numbers in one QCatchSyscalls list */
-#define GDB_MAX_PROCS  16  /* processes one session debugs (fork children) */
-#define GDB_RANGE_ACTS 16  /* vCont actions kept to go on range stepping */
+#define GDB_CATCH_MAX 512 /* syscall numbers in one QCatchSyscalls list */
+#define GDB_MAX_PROCS 16  /* processes one session debugs (fork children) */
 
 /*
  * Where glibc's TLS descriptors (its _thread_db_* symbols) are in one
@@ -62,22 +61,10 @@ struct gdb_session {
 	size_t nprocs;
 	struct engine_stop pend[GDB_MAX_PROCS]; /* stops gdb has not heard yet */
 	size_t npend;
-	unsigned events;   /* ENGINE_EVENT_* gdb asked for in qSupported */
-	bool nonstop;	   /* QNonStop:1 */
-	struct gdb_range { /* vCont;r: keep stepping tid while pc is in [start, end) */
-		bool on;
-		pid_t tid;
-		uint64_t start, end;
-		size_t n;
-		struct engine_resume acts[GDB_RANGE_ACTS];
-		pid_t pids[GDB_RANGE_ACTS];
-	} range;
-	struct gdb_again { /* the last all-stop resume, to go on after a false condition */
-		size_t n;  /* 0: too long to keep */
-		struct engine_resume acts[GDB_RANGE_ACTS];
-		pid_t pids[GDB_RANGE_ACTS];
-	} again;
-	struct gdb_cond *conds; /* breakpoint conditions (gdb_cond.c) */
+	unsigned events;	   /* ENGINE_EVENT_* gdb asked for in qSupported */
+	bool nonstop;		   /* QNonStop:1 */
+	struct gdb_resume *resume; /* the last resume, to go on without gdb (gdb_resume.c) */
+	struct gdb_cond *conds;	   /* breakpoint conditions (gdb_cond.c) */
 	size_t nconds;
 	struct gdb_nsq *nsq; /* non-stop stops gdb has not drained (gdb_nonstop.c) */
 	struct tracer *tracer;

@@ -54,6 +54,13 @@ void gdb_xfer_slice(struct gdb_session *s, const char *obj, size_t objlen, uint6
 void gdb_put_features(struct gdb_session *s, struct buf *b);
 bool gdb_packet_disabled(const struct gdb_session *s, const struct gdb_packet *gp);
 
+/* The last resume, kept to go on without gdb (gdb_resume.c). */
+void gdb_resume_init(struct gdb_session *s);
+void gdb_resume_free(struct gdb_session *s);
+bool gdb_resume_range_goes_on(struct gdb_session *s, const struct engine_stop *st);
+bool gdb_resume_again(struct gdb_session *s);
+void gdb_resume_range_end(struct gdb_session *s);
+
 /* Extended remote (gdb_extended.c). */
 void gdb_extended_init(struct gdb_session *s);
 void gdb_extended_free(struct gdb_session *s);
