@@ -92,9 +92,7 @@ struct gdb_session {
 	pid_t c_tid;	     /* Hc thread (0/-1 = any/all) */
 	struct engine_stop last; /* last stop reported (for '?') */
 	bool have_last;
-	bool pass[NSIG];	/* QPassSignals */
-	bool program_sig[NSIG]; /* QProgramSignals (true = may deliver) */
-	bool program_sig_set;
+	struct gdb_sigs *sigs;	 /* QPassSignals, QProgramSignals (gdb_query.c); NULL: none */
 	struct gdb_catch *catch; /* QCatchSyscalls (gdb_query.c); NULL: none caught */
 	struct gdb_xfer *xfer;	 /* the qXfer object gdb reads in chunks (gdb_xfer.c) */
 	struct gdb_vfile *vfile; /* vFile: open files, setfs (gdb_vfile.c) */

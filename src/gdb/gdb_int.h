@@ -137,6 +137,10 @@ int gdb_handle_thread_events(struct gdb_session *s, const char *p, size_t len);
 /* The session's QCatchSyscalls list to its engine; and, when the session ends, away. */
 void gdb_apply_catch(struct gdb_session *s);
 void gdb_catch_free(struct gdb_session *s);
+/* The session's QPassSignals list given to e; its QProgramSignals list, at e's detach. */
+void gdb_apply_pass_signals(struct gdb_session *s, struct engine *e);
+void gdb_keep_program_signals(struct gdb_session *s, struct engine *e);
+void gdb_sigs_free(struct gdb_session *s);
 int gdb_handle_program_signals(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_qattached(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_qrcmd(struct gdb_session *s, const char *p, size_t len);

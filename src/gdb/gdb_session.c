@@ -152,7 +152,7 @@ void gdb_session_set_engine(struct gdb_session *s, struct engine *e)
 					       .tid = engine_pid(e),
 					       .sig = SIGTRAP};
 	s->have_last = true;
-	engine_set_pass_signals(e, s->pass);
+	gdb_apply_pass_signals(s, e);
 	gdb_apply_catch(s);
 	if (s->nonstop)
 		engine_set_nonstop(e, true);
@@ -181,6 +181,7 @@ void gdb_session_free(struct gdb_session *s)
 	gdb_nonstop_free(s);
 	gdb_cond_free_all(s);
 	gdb_catch_free(s);
+	gdb_sigs_free(s);
 	gdb_extended_free(s);
 	gdb_resume_free(s);
 	rsp_conn_free(&s->rsp);
