@@ -76,7 +76,6 @@ struct gdb_session {
 	bool o_off;		  /* monitor utraced dprintf-to server: none sent */
 	struct engine *attaching; /* an attach in flight, its stop not come (gdb_attach.c) */
 	bool attach_replies;	  /* ... a vAttach's: its reply is owed */
-	bool question_owed;	  /* ... a joiner's: '?' came before it */
 	bool held;		  /* ... a joiner's packet waits for it (gdb_session.c) */
 	struct buf held_pkt;	  /* ... that packet */
 	struct buf held_input;	  /* ... and the bytes that came after it */

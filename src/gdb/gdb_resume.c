@@ -89,8 +89,6 @@ int gdb_handle_question(struct gdb_session *s, const char *p, size_t len)
 {
 	(void)p;
 	(void)len;
-	if (gdb_attach_owes_question(s))
-		return GDB_NO_REPLY;
 	if (s->nonstop)
 		return gdb_nonstop_question(s);
 	s->npend = 0; /* gdb learns the state from this reply */

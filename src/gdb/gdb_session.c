@@ -228,8 +228,9 @@ static void handle_packet(struct gdb_session *s, const char *pkt, size_t len)
  * A joiner's packets that act on the process wait for its attach stop, as
  * gdbserver serves nothing before its attach is done: a 'c' sent at once
  * resumes the stopped process then, instead of failing (EBUSY) on a
- * process still running. A detach, an interrupt and ustrace's join do not
- * wait ('?' has its own way: gdb_attach_owes_question).
+ * process still running, and '?' names that stop (or the end, if the
+ * process ends first). A detach, an interrupt and ustrace's join do not
+ * wait.
  */
 static bool held_for_attach(const struct gdb_session *s, const char *pkt, size_t len)
 {
@@ -240,7 +241,7 @@ static bool held_for_attach(const struct gdb_session *s, const char *pkt, size_t
 	gp = gdb_packet_find(pkt, len);
 	if (!gp || gdb_packet_disabled(s, gp))
 		return false;
-	if (gp->fn == gdb_handle_vcont)
+	if (gp->fn == gdb_handle_vcont || gp->fn == gdb_handle_question)
 		return true;
 	return gp->needs_engine && gp->fn != gdb_handle_detach && gp->fn != gdb_handle_vctrlc &&
 	       gp->fn != gdb_handle_utraced_trace;
