@@ -369,8 +369,8 @@ check-layers:
 		{ echo "layer violation: the strace core includes engine or ptrace code"; exit 1; }
 	@! grep -nE '(#include .*(ptrace|engine/|gdb/|endpoint/)|ptrace\()' src/agent/*.[ch] || \
 		{ echo "layer violation: agent expressions include engine, gdb or ptrace code"; exit 1; }
-	@! grep -nE '\bengine_[a-z_]+\(' src/engine/tracer.c || \
-		{ echo "layer violation: the wait loop (engine/tracer.c) calls up into the engines"; exit 1; }
+	@! grep -nE '\bengine_[a-z_]+\(' src/engine/waitloop.c || \
+		{ echo "layer violation: the wait loop (engine/waitloop.c) calls up into the engines"; exit 1; }
 	@tests/lib/arch_names.sh || \
 		{ echo "layer violation: a CPU's names outside its src/arch/ folder (tests/lib/arch_names.sh)"; exit 1; }
 

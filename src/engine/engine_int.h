@@ -341,7 +341,7 @@ struct tracer {
 	bool agent;		  /* conditions in the process (tracer_set_agent, patch.c) */
 };
 
-/* tracer.c */
+/* waitloop.c */
 void tracer_wake(struct tracer *t);
 /* Block until one status arrives and handle it; -ECHILD when nothing is traced. */
 int tracer_wait_one(struct tracer *t);

@@ -1,5 +1,5 @@
 /*
- * tracer.c: the daemon-wide ptrace owner and its wait loop.
+ * waitloop.c: the daemon-wide ptrace owner (struct tracer) and its wait loop.
  *
  * ptrace stops of our tracees are announced with SIGCHLD; we block the
  * signal and read it from a signalfd, then reap the waitable statuses with
