@@ -356,7 +356,8 @@ demo: all $(B)/inferiors/demo_reader
 	@demo/run.sh
 
 # Protocol code must not see ptrace; the engine must not see the protocol;
-# a CPU's names stay in its src/arch/ folder.
+# the engine's wait loop does not call its engines (the hosts detach them
+# first: engine_detach_all); a CPU's names stay in its src/arch/ folder.
 check-layers:
 	@! grep -nE '#include .*(ptrace|engine/|gdb/|endpoint/)' src/rsp/*.[ch] src/util/*.[ch] || \
 		{ echo "layer violation: rsp/util include engine, gdb or ptrace"; exit 1; }
@@ -368,6 +369,8 @@ check-layers:
 		{ echo "layer violation: the strace core includes engine or ptrace code"; exit 1; }
 	@! grep -nE '(#include .*(ptrace|engine/|gdb/|endpoint/)|ptrace\()' src/agent/*.[ch] || \
 		{ echo "layer violation: agent expressions include engine, gdb or ptrace code"; exit 1; }
+	@! grep -nE '\bengine_[a-z_]+\(' src/engine/waitloop.c || \
+		{ echo "layer violation: the wait loop (engine/waitloop.c) calls up into the engines"; exit 1; }
 	@tests/lib/arch_names.sh || \
 		{ echo "layer violation: a CPU's names outside its src/arch/ folder (tests/lib/arch_names.sh)"; exit 1; }
 

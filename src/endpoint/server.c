@@ -370,21 +370,21 @@ static void handle_event(struct server *sv, const struct epoll_event *ev)
 static struct engine *launch(struct server *sv)
 {
 	struct ep_config *cfg = sv->cfg;
+	struct engine_launch_err why;
 	struct engine *e;
-	int err;
 
-	e = gdb_launch(&sv->primary, cfg->argv, &err);
+	e = gdb_launch(&sv->primary, cfg->argv, &why);
 	if (e) {
 		fprintf(stderr, "Process %s created; pid = %d\n", cfg->argv[0], engine_pid(e));
 		return e;
 	}
-	if (err & 0x10000)
-		fprintf(stderr, "During startup program exited with code %d.\n", err & 0xff);
+	if (why.exit_code >= 0)
+		fprintf(stderr, "During startup program exited with code %d.\n", why.exit_code);
 	else
 		fprintf(stderr,
 			"utraced: Cannot exec %s\nutraced: Error: %s\n\n"
 			"During startup program exited with code 127.\n",
-			cfg->argv[0], strerror(-err));
+			cfg->argv[0], strerror(-why.err));
 	return NULL;
 }
 
@@ -558,6 +558,7 @@ static void shutdown_all(struct server *sv)
 			  sv->primary.engine && !engine_was_attached(sv->primary.engine));
 	gdb_session_free(&sv->primary);
 	ep_rendezvous_free(&sv->rdv, sv->epfd);
+	engine_detach_all(sv->t);
 	tracer_free(sv->t);
 	ep_listen_close(&sv->lis);
 }

@@ -12,18 +12,6 @@
 #include <sys/ptrace.h>
 #include <unistd.h>
 
-void engine_report(struct engine *e, const struct engine_stop *st)
-{
-	if (e->nonstop) {
-		nonstop_queue(e, st);
-		return;
-	}
-	if (&e->report != st)
-		e->report = *st;
-	e->notify = true;
-	tracer_wake(e->p->t);
-}
-
 pid_t engine_pid(const struct engine *e)
 {
 	return e->p->pid;
@@ -448,4 +436,19 @@ int engine_exe_path(struct engine *e, char *out, size_t outlen)
 		return -errno;
 	out[n] = '\0';
 	return 0;
+}
+
+void engine_detach_all(struct tracer *t)
+{
+	struct uproc *p = t->procs;
+
+	/* a detach may free p and others (its fork children's engines go with it): from the top */
+	while (p) {
+		if (!p->engines) {
+			p = p->next;
+			continue;
+		}
+		engine_detach(p->engines);
+		p = t->procs;
+	}
 }

@@ -166,7 +166,14 @@ struct engine_client {
 
 /* The tracer: all traced processes. One per utraced daemon. */
 struct tracer *tracer_new(void);
-void tracer_free(struct tracer *t); /* detaches (or kills launched-by-us with kill_launched) */
+/*
+ * Every engine of every process leaves, as engine_detach() (its owner
+ * must not use it afterwards): the processes run on as they were found.
+ * The host's last call before tracer_free().
+ */
+void engine_detach_all(struct tracer *t);
+/* The tracer freed, once engine_detach_all() has run: the processes still being let go go now. */
+void tracer_free(struct tracer *t);
 /*
  * How long an attach waits for its threads to stop; then it fails
  * (-ETIMEDOUT) and the threads still running are let go at their next
@@ -259,19 +266,22 @@ struct engine_launch {
 	const struct engine_seccomp *seccomp; /* NULL: stop at every syscall */
 };
 
-#define ENGINE_LAUNCH_EEXIT    0x10000 /* | exit status */
-#define ENGINE_LAUNCH_ESECCOMP 0x20000 /* | errno */
+/* Why engine_launch() failed: one field per meaning. */
+struct engine_launch_err {
+	int err;      /* -errno of what failed (fork, seize, cwd, exec, filter); 0: it exited */
+	bool seccomp; /* err is the seccomp filter's, refused by the kernel */
+	/* it exited before it started (a shell that could not run it): its code,
+	 * 128 for a signal; else -1 */
+	int exit_code;
+};
 /*
  * Start a program under ptrace, stopped at its first instruction (after
  * the last of l->execs execs), with this engine attached and holding it.
- * Returns NULL with *err = -errno, or *err = ENGINE_LAUNCH_EEXIT | exit
- * status when it exited before (a shell that could not run it), or
- * ENGINE_LAUNCH_ESECCOMP | errno when its seccomp filter was refused.
- * Without seccomp_available() the program runs without a filter
- * (engine_seccomp() says which).
+ * NULL on failure, *why says what failed. Without seccomp_available()
+ * the program runs without a filter (engine_seccomp() says which).
  */
 struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
-			     const struct engine_client *c, int *err);
+			     const struct engine_client *c, struct engine_launch_err *why);
 /* Can this kernel take a seccomp filter (engine_launch's seccomp)? */
 bool seccomp_available(void);
 /*

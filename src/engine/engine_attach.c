@@ -116,6 +116,21 @@ static void restore_start_signals(void)
 	sigprocmask(SIG_SETMASK, &start_mask, NULL);
 }
 
+/* What the child says through its error pipe when it cannot exec. */
+struct exec_fail {
+	int err;      /* an errno */
+	bool seccomp; /* err is the filter's install */
+};
+
+static _Noreturn void child_fail(int err_fd, int err, bool seccomp)
+{
+	struct exec_fail f = {err, seccomp};
+
+	if (write(err_fd, &f, sizeof(f)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
 static void child_exec(const struct engine_launch *l, int go[2], int err_fd)
 {
 	static const char redirected[] = "stdin/stdout redirected\n";
@@ -147,45 +162,42 @@ static void child_exec(const struct engine_launch *l, int go[2], int err_fd)
 	if (read(go[0], &c, 1) < 0)
 		_exit(127);
 	/* now traced: a SECCOMP_RET_TRACE without a tracer would fail the syscall */
-	if (sc_len > 0 && (e = seccomp_install(sc_filter, (size_t)sc_len)) < 0) {
-		e = ENGINE_LAUNCH_ESECCOMP | -e;
-		if (write(err_fd, &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
+	if (sc_len > 0 && (e = seccomp_install(sc_filter, (size_t)sc_len)) < 0)
+		child_fail(err_fd, -e, true);
 	if (l->cwd && chdir(l->cwd) < 0)
-		goto fail;
+		child_fail(err_fd, errno, false);
 	if (l->env)
 		execvpe(l->argv[0], l->argv, l->env);
 	else
 		execvp(l->argv[0], l->argv);
-fail:
-	e = errno;
-	if (write(err_fd, &e, sizeof(e)) < 0)
-		_exit(127);
-	_exit(127);
+	child_fail(err_fd, errno, false);
 }
 
 /*
- * Wait for the launched child's n-th exec stop; -errno if it never came,
- * *reaped when the child is gone.
+ * Wait for the launched child's n-th exec stop: 0, or -1 with *why filled
+ * if it never came; *reaped when the child is gone.
  */
-static int wait_exec(pid_t pid, int err_fd, int n, bool *reaped)
+static int wait_exec(pid_t pid, int err_fd, int n, bool *reaped, struct engine_launch_err *why)
 {
-	int status, e = 0;
+	struct exec_fail f;
+	int status;
 
 	for (;;) {
 		if (waitpid(pid, &status, __WALL) < 0) {
 			if (errno == EINTR)
 				continue;
-			return -errno;
+			why->err = -errno;
+			return -1;
 		}
 		if (WIFEXITED(status) || WIFSIGNALED(status)) {
 			*reaped = true;
-			if (read(err_fd, &e, sizeof(e)) == sizeof(e))
-				return e & ENGINE_LAUNCH_ESECCOMP ? e : -e;
-			return ENGINE_LAUNCH_EEXIT |
-			       (WIFEXITED(status) ? WEXITSTATUS(status) : 128);
+			if (read(err_fd, &f, sizeof(f)) == sizeof(f)) {
+				why->err = -f.err;
+				why->seccomp = f.seccomp;
+			} else {
+				why->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+			}
+			return -1;
 		}
 		if ((unsigned)status >> 16 == PTRACE_EVENT_EXEC && --n == 0)
 			return 0;
@@ -218,7 +230,7 @@ static void remember_foreground(const struct engine_launch *l)
 }
 
 struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
-			     const struct engine_client *c, int *err)
+			     const struct engine_client *c, struct engine_launch_err *why)
 {
 	int go[2], ep[2];
 	long opts = UPROC_SEIZE_OPTIONS;
@@ -227,7 +239,9 @@ struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
 	struct uproc *p;
 	struct engine *e;
 	pid_t pid;
+	int fail;
 
+	*why = (struct engine_launch_err){.exit_code = -1};
 	sc_len = 0;
 	if (l->seccomp && seccomp_available()) {
 		seccomp_sets(sets, l->seccomp);
@@ -236,7 +250,7 @@ struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
 			opts |= PTRACE_O_TRACESECCOMP;
 	}
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
-		*err = -errno;
+		why->err = -errno;
 		return NULL;
 	}
 	remember_foreground(l);
@@ -248,16 +262,17 @@ struct engine *engine_launch(struct tracer *t, const struct engine_launch *l,
 	}
 	close(go[0]);
 	close(ep[1]);
-	*err = pid < 0 ? -errno : 0;
+	why->err = pid < 0 ? -errno : 0;
 	if (pid > 0 && ptrace(PTRACE_SEIZE, pid, 0L, opts) < 0)
-		*err = -errno;
-	if (*err && pid > 0) /* not traced: it must not run on to its exec */
+		why->err = -errno;
+	if (why->err && pid > 0) /* not traced: it must not run on to its exec */
 		kill(pid, SIGKILL);
 	close(go[1]); /* go: exec now */
-	if (pid > 0 && !*err)
-		*err = wait_exec(pid, ep[0], l->execs > 0 ? l->execs : 1, &reaped);
+	fail = why->err;
+	if (pid > 0 && !fail)
+		fail = wait_exec(pid, ep[0], l->execs > 0 ? l->execs : 1, &reaped, why);
 	close(ep[0]);
-	if (*err) {
+	if (fail) {
 		if (pid > 0 && !reaped) {
 			kill(pid, SIGKILL);
 			waitpid(pid, NULL, __WALL);

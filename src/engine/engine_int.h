@@ -343,7 +343,7 @@ struct tracer {
 	bool agent;		  /* conditions in the process (tracer_set_agent, patch.c) */
 };
 
-/* tracer.c */
+/* waitloop.c */
 void tracer_wake(struct tracer *t);
 /* Block until one status arrives and handle it; -ECHILD when nothing is traced. */
 int tracer_wait_one(struct tracer *t);
@@ -356,6 +356,8 @@ long long tracer_now_ms(void); /* CLOCK_MONOTONIC */
 long long tracer_detach_deadline(struct tracer *t);
 struct uthread *tracer_find_thread(struct tracer *t, pid_t tid);
 pid_t tracer_tgid_of(pid_t tid); /* from /proc/TID/status; 0 if unknown */
+/* A status kept for a task not known yet (early): taken off the list, or -ENOENT. */
+int tracer_take_early(struct tracer *t, pid_t pid, int *status);
 
 /* leaving.c */
 /* Thread tid of p is let go at its next stop, p's traps (in place or just removed) in mind. */
@@ -405,8 +407,6 @@ void event_seen(struct uthread *th);
 int uproc_resume_signal(struct uthread *th);
 
 /* nonstop.c */
-void nonstop_queue(struct engine *e, const struct engine_stop *st);
-bool nonstop_take(struct engine *e, struct engine_stop *st);
 void nonstop_report(struct engine *e, struct uthread *th, const struct engine_stop *st);
 void nonstop_stop_requests(struct uproc *p);
 
@@ -428,7 +428,6 @@ void fork_child_settle(struct tracer *t, struct fork_child *fc, bool alive);
 void fork_traps_free(struct swbp *bps);
 /* Is the task a clone made a thread of p (or a process of its own)? */
 bool fork_is_thread(struct uproc *p, pid_t tid);
-int tracer_take_early(struct tracer *t, pid_t pid, int *status);
 
 /* thread_events.c */
 struct uthread *thread_born(struct uproc *p, pid_t tid);
@@ -609,8 +608,11 @@ int attach_seize_new(struct uproc *p);
 /* A stop of a process being attached: true once it is all ours and stopped. */
 bool attach_settle(struct uproc *p);
 
-/* engine.c */
+/* report.c: reports kept or queued on their engine, handed to on_stop() from the loop */
 void engine_report(struct engine *e, const struct engine_stop *st);
+/* (engine_report's queue of a non-stop engine's reports) */
+void nonstop_queue(struct engine *e, const struct engine_stop *st);
+void report_notify_all(struct tracer *t);
 
 #define for_each_thread(p, th) for (struct uthread *th = (p)->threads; th; th = th->next)
 #define for_each_engine(p, e)  for (struct engine *e = (p)->engines; e; e = e->next)

@@ -1,5 +1,5 @@
 /*
- * fork.c: fork and vfork children, and the statuses that come too early.
+ * fork.c: fork and vfork children.
  *
  * With PTRACE_O_TRACEFORK the kernel attaches every child to us. Engines
  * that asked for fork events (gdb's fork-events) get the child as a
@@ -38,19 +38,6 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* A child may stop before its parent reports the fork: that status was kept. */
-int tracer_take_early(struct tracer *t, pid_t pid, int *status)
-{
-	for (unsigned i = 0; i < t->nearly; i++) {
-		if (t->early[i].pid != pid)
-			continue;
-		*status = t->early[i].status;
-		t->early[i] = t->early[--t->nearly];
-		return 0;
-	}
-	return -ENOENT;
-}
 
 static int child_mem(pid_t child)
 {

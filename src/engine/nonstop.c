@@ -5,8 +5,8 @@
  * resumes. A non-stop engine holds only the thread the event happened
  * in: the report is queued for it at once, the other threads go on, and
  * a resume names the threads it lets go. Its stops are per thread, so it
- * may have several reports waiting: they are queued (e->nsq) and handed
- * to on_stop() one by one.
+ * may have several reports waiting: they are queued (e->nsq, report.c)
+ * and handed to on_stop() one by one.
  *
  * Stopping a thread on request (vCont;t, vCtrlC) is a per-thread wish
  * too (th->stop_req): the thread is interrupted, and once stopped with
@@ -19,33 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
-
-/* Queue a report for a non-stop engine. */
-void nonstop_queue(struct engine *e, const struct engine_stop *st)
-{
-	if (e->nsq_len == e->nsq_cap) {
-		size_t cap = e->nsq_cap ? e->nsq_cap * 2 : 8;
-		struct engine_stop *q = realloc(e->nsq, cap * sizeof(*q));
-
-		if (!q)
-			return; /* the thread stays held; gdb sees it in its thread list */
-		e->nsq = q;
-		e->nsq_cap = cap;
-	}
-	e->nsq[e->nsq_len++] = *st;
-	e->notify = true;
-	tracer_wake(e->p->t);
-}
-
-/* Take the oldest queued report; false when none. */
-bool nonstop_take(struct engine *e, struct engine_stop *st)
-{
-	if (!e->nsq_len)
-		return false;
-	*st = e->nsq[0];
-	memmove(e->nsq, e->nsq + 1, --e->nsq_len * sizeof(*st));
-	return true;
-}
 
 /* An event of th for non-stop engine e: th alone stops for it. */
 void nonstop_report(struct engine *e, struct uthread *th, const struct engine_stop *st)

@@ -19,6 +19,15 @@
 #include <errno.h>
 #include <sys/ptrace.h>
 
+/* Every thread of p is in a ptrace stop. */
+bool sched_all_stopped(struct uproc *p)
+{
+	for_each_thread(p, th)
+		if (!th->stopped)
+			return false;
+	return true;
+}
+
 static bool any_engine_stopped(struct uproc *p)
 {
 	for_each_engine(p, e)

@@ -173,14 +173,6 @@ int uproc_seize(struct uproc *p, pid_t tid)
 	return 0;
 }
 
-bool sched_all_stopped(struct uproc *p)
-{
-	for_each_thread(p, th)
-		if (!th->stopped)
-			return false;
-	return true;
-}
-
 bool uproc_interrupt_all(struct uproc *p)
 {
 	bool all = true, fresh = true, sent = false;

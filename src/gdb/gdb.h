@@ -29,9 +29,8 @@ struct gdb_vfile;
 struct gdb_xfer;
 struct tp_exp;
 
-#define GDB_CATCH_MAX  512 /* syscall numbers in one QCatchSyscalls list */
-#define GDB_MAX_PROCS  16  /* processes one session debugs (fork children) */
-#define GDB_RANGE_ACTS 16  /* vCont actions kept to go on range stepping */
+#define GDB_CATCH_MAX 512 /* syscall numbers in one QCatchSyscalls list */
+#define GDB_MAX_PROCS 16  /* processes one session debugs (fork children) */
 
 /*
  * Where glibc's TLS descriptors (its _thread_db_* symbols) are in one
@@ -62,22 +61,10 @@ struct gdb_session {
 	size_t nprocs;
 	struct engine_stop pend[GDB_MAX_PROCS]; /* stops gdb has not heard yet */
 	size_t npend;
-	unsigned events;   /* ENGINE_EVENT_* gdb asked for in qSupported */
-	bool nonstop;	   /* QNonStop:1 */
-	struct gdb_range { /* vCont;r: keep stepping tid while pc is in [start, end) */
-		bool on;
-		pid_t tid;
-		uint64_t start, end;
-		size_t n;
-		struct engine_resume acts[GDB_RANGE_ACTS];
-		pid_t pids[GDB_RANGE_ACTS];
-	} range;
-	struct gdb_again { /* the last all-stop resume, to go on after a false condition */
-		size_t n;  /* 0: too long to keep */
-		struct engine_resume acts[GDB_RANGE_ACTS];
-		pid_t pids[GDB_RANGE_ACTS];
-	} again;
-	struct gdb_cond *conds; /* breakpoint conditions (gdb_cond.c) */
+	unsigned events;	   /* ENGINE_EVENT_* gdb asked for in qSupported */
+	bool nonstop;		   /* QNonStop:1 */
+	struct gdb_resume *resume; /* the last resume, to go on without gdb (gdb_resume.c) */
+	struct gdb_cond *conds;	   /* breakpoint conditions (gdb_cond.c) */
 	size_t nconds;
 	struct gdb_nsq *nsq; /* non-stop stops gdb has not drained (gdb_nonstop.c) */
 	struct tracer *tracer;
@@ -89,7 +76,6 @@ struct gdb_session {
 	bool o_off;		  /* monitor utraced dprintf-to server: none sent */
 	struct engine *attaching; /* an attach in flight, its stop not come (gdb_attach.c) */
 	bool attach_replies;	  /* ... a vAttach's: its reply is owed */
-	bool question_owed;	  /* ... a joiner's: '?' came before it */
 	bool held;		  /* ... a joiner's packet waits for it (gdb_session.c) */
 	struct buf held_pkt;	  /* ... that packet */
 	struct buf held_input;	  /* ... and the bytes that came after it */
@@ -105,9 +91,7 @@ struct gdb_session {
 	pid_t c_tid;	     /* Hc thread (0/-1 = any/all) */
 	struct engine_stop last; /* last stop reported (for '?') */
 	bool have_last;
-	bool pass[NSIG];	/* QPassSignals */
-	bool program_sig[NSIG]; /* QProgramSignals (true = may deliver) */
-	bool program_sig_set;
+	struct gdb_sigs *sigs;	 /* QPassSignals, QProgramSignals (gdb_query.c); NULL: none */
 	struct gdb_catch *catch; /* QCatchSyscalls (gdb_query.c); NULL: none caught */
 	struct gdb_xfer *xfer;	 /* the qXfer object gdb reads in chunks (gdb_xfer.c) */
 	struct gdb_vfile *vfile; /* vFile: open files, setfs (gdb_vfile.c) */

@@ -135,25 +135,9 @@ bool gdb_attach_stop(struct gdb_session *s, const struct engine_stop *st)
 	}
 	if (st->kind == ENGINE_STOP_EXITED || st->kind == ENGINE_STOP_KILLED)
 		return false; /* a joiner hears of the end as of any */
-	/* the stop a joiner's '?' names: as if the attach had been there at the join */
+	/* the stop a joiner's '?' names (held till now): as if the attach had been there at the
+	 * join */
 	gdb_session_set_engine(s, e);
-	if (!s->question_owed)
-		return true;
-	s->question_owed = false;
-	s->waiting = false;
-	buf_reset(&s->reply);
-	gdb_handle_question(s, "?", 1);
-	gdb_send_late_reply(s, "attach");
-	return true;
-}
-
-/* '?' before a joiner's attach stop: answered by it. */
-bool gdb_attach_owes_question(struct gdb_session *s)
-{
-	if (!s->attaching || s->attach_replies)
-		return false;
-	s->question_owed = true;
-	s->waiting = true; /* an end that comes first is the answer */
 	return true;
 }
 
@@ -194,8 +178,6 @@ int gdb_attach_expire(struct gdb_session *s)
 	/* a joiner: its connection closes, as when it could not join at all */
 	gdb_proc_detach(s, e);
 	s->engine = NULL;
-	s->question_owed = false;
-	s->waiting = false;
 	s->closing = true;
 	return -1;
 }
@@ -206,7 +188,6 @@ void gdb_attach_drop(struct gdb_session *s)
 	struct engine *e = s->attaching;
 
 	s->attaching = NULL;
-	s->question_owed = false;
 	if (e && s->attach_replies)
 		engine_detach(e); /* not one of its processes yet */
 	s->attach_replies = false;

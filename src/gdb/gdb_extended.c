@@ -121,7 +121,7 @@ static void remember_argv(struct gdb_run *r, char *const prog[])
 		r->last_argv[i] = strdup(prog[i]);
 }
 
-struct engine *gdb_launch(struct gdb_session *s, char *const prog[], int *err)
+struct engine *gdb_launch(struct gdb_session *s, char *const prog[], struct engine_launch_err *why)
 {
 	struct gdb_run *r = s->run;
 	const char *shell = NULL;
@@ -138,11 +138,11 @@ struct engine *gdb_launch(struct gdb_session *s, char *const prog[], int *err)
 		  (s->server && s->server->stdio ? ENGINE_LAUNCH_STDIO : 0);
 	argv = gdb_launch_argv(prog, s->server ? s->server->wrapper : NULL, shell, &l.execs);
 	if (!argv) {
-		*err = -ENOMEM;
+		*why = (struct engine_launch_err){.err = -ENOMEM, .exit_code = -1};
 		return NULL;
 	}
 	l.argv = argv;
-	e = engine_launch(s->tracer, &l, &s->client, err);
+	e = engine_launch(s->tracer, &l, &s->client, why);
 	gdb_launch_argv_free(argv);
 	if (e && prog != (char *const *)r->last_argv)
 		remember_argv(r, prog);
@@ -152,15 +152,15 @@ struct engine *gdb_launch(struct gdb_session *s, char *const prog[], int *err)
 /* 'R': run the last program again, with the same arguments. No reply. */
 int gdb_handle_restart(struct gdb_session *s, const char *p, size_t len)
 {
+	struct engine_launch_err why;
 	struct engine *e;
-	int err;
 
 	(void)p;
 	(void)len;
 	if (!s->run->last_argv || gdb_session_foreign(s))
 		return GDB_NO_REPLY;
 	gdb_kill_process(s);
-	e = gdb_launch(s, s->run->last_argv, &err);
+	e = gdb_launch(s, s->run->last_argv, &why);
 	if (e) {
 		fprintf(stderr, "Process %s created; pid = %d\n", s->run->last_argv[0],
 			engine_pid(e));
@@ -255,8 +255,8 @@ int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len)
 	const char *q = p + strlen("vRun;"), *end = p + len;
 	size_t argc;
 	char **argv;
+	struct engine_launch_err why;
 	struct engine *e;
-	int err;
 
 	if (len < strlen("vRun;"))
 		return -EINVAL;
@@ -275,7 +275,7 @@ int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len)
 	if (!s->multiprocess)
 		gdb_kill_process(s); /* gdb's "run" again: the old one goes */
 	/* (with multiprocess, a new inferior's run: the others stay, as with gdbserver) */
-	e = argv[0] && argv[0][0] ? gdb_launch(s, argv, &err) : NULL;
+	e = argv[0] && argv[0][0] ? gdb_launch(s, argv, &why) : NULL;
 	if (e)
 		fprintf(stderr, "Process %s created; pid = %d\n", argv[0], engine_pid(e));
 	if (e && s->server) {

@@ -54,11 +54,18 @@ void gdb_xfer_slice(struct gdb_session *s, const char *obj, size_t objlen, uint6
 void gdb_put_features(struct gdb_session *s, struct buf *b);
 bool gdb_packet_disabled(const struct gdb_session *s, const struct gdb_packet *gp);
 
+/* The last resume, kept to go on without gdb (gdb_resume.c). */
+void gdb_resume_init(struct gdb_session *s);
+void gdb_resume_free(struct gdb_session *s);
+bool gdb_resume_range_goes_on(struct gdb_session *s, const struct engine_stop *st);
+bool gdb_resume_again(struct gdb_session *s);
+void gdb_resume_range_end(struct gdb_session *s);
+
 /* Extended remote (gdb_extended.c). */
 void gdb_extended_init(struct gdb_session *s);
 void gdb_extended_free(struct gdb_session *s);
 /* Launch prog[] as this session's settings say (shell, wrapper, env, cwd, ASLR). */
-struct engine *gdb_launch(struct gdb_session *s, char *const prog[], int *err);
+struct engine *gdb_launch(struct gdb_session *s, char *const prog[], struct engine_launch_err *why);
 int gdb_handle_vrun(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len);
 /* gdb_extended.c: take e as the session's process; its stop reply in s->reply */
@@ -67,7 +74,6 @@ void gdb_adopt(struct gdb_session *s, struct engine *e);
 void gdb_send_late_reply(struct gdb_session *s, const char *why);
 /* gdb_attach.c: the stop an attach waited for (true: consumed here) */
 bool gdb_attach_stop(struct gdb_session *s, const struct engine_stop *st);
-bool gdb_attach_owes_question(struct gdb_session *s);
 void gdb_attach_drop(struct gdb_session *s);
 int gdb_handle_restart(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_extended(struct gdb_session *s, const char *p, size_t len);
@@ -130,6 +136,10 @@ int gdb_handle_thread_events(struct gdb_session *s, const char *p, size_t len);
 /* The session's QCatchSyscalls list to its engine; and, when the session ends, away. */
 void gdb_apply_catch(struct gdb_session *s);
 void gdb_catch_free(struct gdb_session *s);
+/* The session's QPassSignals list given to e; its QProgramSignals list, at e's detach. */
+void gdb_apply_pass_signals(struct gdb_session *s, struct engine *e);
+void gdb_keep_program_signals(struct gdb_session *s, struct engine *e);
+void gdb_sigs_free(struct gdb_session *s);
 int gdb_handle_program_signals(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_qattached(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_qrcmd(struct gdb_session *s, const char *p, size_t len);

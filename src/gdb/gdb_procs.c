@@ -86,8 +86,7 @@ void gdb_proc_remove(struct gdb_session *s, struct engine *e)
 void gdb_proc_detach(struct gdb_session *s, struct engine *e)
 {
 	/* a signal gdb stopped for goes to the program only if gdb passes it */
-	if (s->program_sig_set)
-		engine_keep_signals(e, s->program_sig);
+	gdb_keep_program_signals(s, e);
 	gdb_proc_remove(s, e);
 	engine_detach(e);
 }

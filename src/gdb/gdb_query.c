@@ -1,6 +1,10 @@
 /*
  * gdb_query.c: connection-level packets: qSupported, no-ack mode, signal
  * pass lists, syscall catching, qAttached (qSymbol: gdb_tls.c).
+ *
+ * The signal lists and the caught syscalls are the session's settings,
+ * owned here (s->sigs, s->catch): each engine the session takes is given
+ * them.
  */
 #include "gdb_int.h"
 
@@ -13,6 +17,13 @@ struct gdb_catch {
 	bool all; /* no list: every syscall */
 	size_t n;
 	long nrs[GDB_CATCH_MAX];
+};
+
+/* The signal lists gdb sent (host numbers). */
+struct gdb_sigs {
+	bool pass[NSIG];    /* QPassSignals: delivered without a stop */
+	bool program[NSIG]; /* QProgramSignals: may be delivered at a detach */
+	bool program_set;   /* (no QProgramSignals yet: every signal may) */
 };
 
 static bool has_feature(const char *f, const char *end, const char *name)
@@ -115,6 +126,14 @@ static int parse_signal_list(const char *p, size_t len, bool out[NSIG])
 	return 0;
 }
 
+/* The session's signal lists, made at the first one gdb sends: NULL if out of memory. */
+static struct gdb_sigs *sigs_of(struct gdb_session *s)
+{
+	if (!s->sigs)
+		s->sigs = calloc(1, sizeof(*s->sigs));
+	return s->sigs;
+}
+
 int gdb_handle_pass_signals(struct gdb_session *s, const char *p, size_t len)
 {
 	bool pass[NSIG];
@@ -122,9 +141,11 @@ int gdb_handle_pass_signals(struct gdb_session *s, const char *p, size_t len)
 
 	if (err)
 		return err;
-	memcpy(s->pass, pass, sizeof(pass));
+	if (!sigs_of(s))
+		return -ENOMEM;
+	memcpy(s->sigs->pass, pass, sizeof(pass));
 	if (s->engine)
-		engine_set_pass_signals(s->engine, s->pass);
+		engine_set_pass_signals(s->engine, s->sigs->pass);
 	buf_puts(&s->reply, "OK");
 	return 0;
 }
@@ -136,10 +157,31 @@ int gdb_handle_program_signals(struct gdb_session *s, const char *p, size_t len)
 
 	if (err)
 		return err;
-	memcpy(s->program_sig, allow, sizeof(allow));
-	s->program_sig_set = true;
+	if (!sigs_of(s))
+		return -ENOMEM;
+	memcpy(s->sigs->program, allow, sizeof(allow));
+	s->sigs->program_set = true;
 	buf_puts(&s->reply, "OK");
 	return 0;
+}
+
+void gdb_apply_pass_signals(struct gdb_session *s, struct engine *e)
+{
+	static const bool none[NSIG];
+
+	engine_set_pass_signals(e, s->sigs ? s->sigs->pass : none);
+}
+
+void gdb_keep_program_signals(struct gdb_session *s, struct engine *e)
+{
+	if (s->sigs && s->sigs->program_set)
+		engine_keep_signals(e, s->sigs->program);
+}
+
+void gdb_sigs_free(struct gdb_session *s)
+{
+	free(s->sigs);
+	s->sigs = NULL;
 }
 
 void gdb_apply_catch(struct gdb_session *s)

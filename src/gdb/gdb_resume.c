@@ -3,20 +3,92 @@
  *
  * A resume gets no reply now: the session owes a stop reply, which
  * session_on_stop() sends when the engine reports the next stop.
+ *
+ * The last all-stop resume is kept (s->resume, owned here), so that some
+ * stops go on without gdb: a range step's steps while pc stays in its
+ * range, and a breakpoint hit whose condition is false.
  */
 #include "gdb_int.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define VCONT_MAX_ACTIONS 64
+#define RESUME_KEPT	  16 /* actions of a resume kept to do it again */
+
+/* One resume: its actions and the process each names (0: any). */
+struct resume_acts {
+	size_t n; /* 0: none, or too long to keep */
+	struct engine_resume acts[RESUME_KEPT];
+	pid_t pids[RESUME_KEPT];
+};
+
+struct gdb_resume {
+	struct gdb_range { /* vCont;r: keep stepping tid while pc is in [start, end) */
+		bool on;
+		pid_t tid;
+		uint64_t start, end;
+	} range;
+	struct resume_acts last; /* the last all-stop resume */
+};
+
+void gdb_resume_init(struct gdb_session *s)
+{
+	s->resume = calloc(1, sizeof(*s->resume));
+	if (!s->resume)
+		abort();
+}
+
+void gdb_resume_free(struct gdb_session *s)
+{
+	free(s->resume);
+	s->resume = NULL;
+}
+
+static void keep_acts(struct resume_acts *k, const struct engine_resume *acts, const pid_t *pids,
+		      size_t n)
+{
+	k->n = n <= RESUME_KEPT ? n : 0;
+	memcpy(k->acts, acts, k->n * sizeof(acts[0]));
+	memcpy(k->pids, pids, k->n * sizeof(pids[0]));
+}
+
+/* The stop ended the resume (it is reported): no range goes on. */
+void gdb_resume_range_end(struct gdb_session *s)
+{
+	s->resume->range.on = false;
+}
+
+/* A step of a vCont;r range step that is still in its range goes on, unreported. */
+bool gdb_resume_range_goes_on(struct gdb_session *s, const struct engine_stop *st)
+{
+	const struct gdb_range *r = &s->resume->range;
+	const struct resume_acts *k = &s->resume->last;
+	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
+	uint64_t pc;
+
+	if (!r->on || !s->waiting || st->kind != ENGINE_STOP_STEP || !pr || st->tid != r->tid)
+		return false;
+	if (engine_pc(pr->e, st->tid, &pc) < 0 || pc < r->start || pc >= r->end)
+		return false;
+	return gdb_procs_resume(s, k->acts, k->pids, k->n) == 0;
+}
+
+/* The last all-stop resume again (after a false condition); false if there is none to redo. */
+bool gdb_resume_again(struct gdb_session *s)
+{
+	const struct resume_acts *k = &s->resume->last;
+
+	if (!s->waiting || !k->n)
+		return false;
+	return gdb_procs_resume(s, k->acts, k->pids, k->n) == 0;
+}
 
 int gdb_handle_question(struct gdb_session *s, const char *p, size_t len)
 {
 	(void)p;
 	(void)len;
-	if (gdb_attach_owes_question(s))
-		return GDB_NO_REPLY;
 	if (s->nonstop)
 		return gdb_nonstop_question(s);
 	s->npend = 0; /* gdb learns the state from this reply */
@@ -116,17 +188,17 @@ static int resume_nonstop(struct gdb_session *s, const struct engine_resume *act
  * not heard of yet answers at once instead, nothing resumed.
  */
 static int start_resume(struct gdb_session *s, const struct engine_resume *acts, const pid_t *pids,
-			size_t n)
+			size_t n, const struct gdb_range *range)
 {
 	struct engine_stop st;
 	int err;
 
+	s->resume->range.on = false;
 	if (s->nonstop)
 		return resume_nonstop(s, acts, pids, n);
 	if (gdb_procs_take_pending(s, &st)) {
 		struct gdb_proc *pr = gdb_proc_of(s, st.pid);
 
-		s->range.on = false;
 		s->last = st;
 		s->have_last = true;
 		gdb_select_stopped(s, &st);
@@ -139,9 +211,10 @@ static int start_resume(struct gdb_session *s, const struct engine_resume *acts,
 	err = gdb_procs_resume(s, acts, pids, n);
 	if (err)
 		return err;
-	s->again.n = n <= GDB_RANGE_ACTS ? n : 0;
-	memcpy(s->again.acts, acts, s->again.n * sizeof(acts[0]));
-	memcpy(s->again.pids, pids, s->again.n * sizeof(pids[0]));
+	keep_acts(&s->resume->last, acts, pids, n);
+	s->resume->range = *range;
+	/* a range step needs the whole resume to do it again: else plain steps */
+	s->resume->range.on &= s->resume->last.n > 0;
 	s->waiting = true;
 	return GDB_NO_REPLY;
 }
@@ -267,15 +340,9 @@ int gdb_handle_vcont(struct gdb_session *s, const char *p, size_t len)
 	}
 	if (!s->engine)
 		return -ESRCH;
-	if (range.on && (n > GDB_RANGE_ACTS || range.tid <= 0 || s->nonstop))
+	if (range.tid <= 0)
 		range.on = false; /* plain steps: gdb steps again itself */
-	if (range.on) {
-		range.n = n;
-		memcpy(range.acts, acts, n * sizeof(acts[0]));
-		memcpy(range.pids, pids, n * sizeof(pids[0]));
-	}
-	s->range = range;
-	return start_resume(s, acts, pids, n);
+	return start_resume(s, acts, pids, n, &range);
 }
 
 int gdb_handle_vctrlc(struct gdb_session *s, const char *p, size_t len)
@@ -322,5 +389,5 @@ int gdb_handle_c(struct gdb_session *s, const char *p, size_t len)
 	}
 	acts[0] = (struct engine_resume){tid, step ? ENGINE_STEP : ENGINE_RUN, host_signal(s, sig)};
 	acts[1] = (struct engine_resume){-1, ENGINE_RUN, 0};
-	return start_resume(s, acts, (const pid_t[]){0, 0}, 2);
+	return start_resume(s, acts, (const pid_t[]){0, 0}, 2, &(struct gdb_range){.on = false});
 }

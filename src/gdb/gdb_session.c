@@ -13,20 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A step of a vCont;r range step that is still in its range goes on, unreported. */
-static bool range_goes_on(struct gdb_session *s, const struct engine_stop *st)
-{
-	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
-	uint64_t pc;
-
-	if (!s->range.on || !s->waiting || st->kind != ENGINE_STOP_STEP || !pr ||
-	    st->tid != s->range.tid)
-		return false;
-	if (engine_pc(pr->e, st->tid, &pc) < 0 || pc < s->range.start || pc >= s->range.end)
-		return false;
-	return gdb_procs_resume(s, s->range.acts, s->range.pids, s->range.n) == 0;
-}
-
 /*
  * A software breakpoint's conditions are evaluated by the engine at the
  * hit, before anything else stops (session_bp_goes_on).
@@ -63,9 +49,7 @@ static bool cond_goes_on(struct gdb_session *s, const struct engine_stop *st)
 		pr = gdb_proc_of(s, st->pid);
 		return pr && engine_resume(pr->e, &one, 1) == 0;
 	}
-	if (!s->waiting || !s->again.n)
-		return false;
-	return gdb_procs_resume(s, s->again.acts, s->again.pids, s->again.n) == 0;
+	return gdb_resume_again(s);
 }
 
 void gdb_send_late_reply(struct gdb_session *s, const char *why)
@@ -89,9 +73,9 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 		release_held(s);
 		return;
 	}
-	if (range_goes_on(s, st) || cond_goes_on(s, st))
+	if (gdb_resume_range_goes_on(s, st) || cond_goes_on(s, st))
 		return;
-	s->range.on = false;
+	gdb_resume_range_end(s);
 	/* gdbserver says nothing of a fork child's exit */
 	if (gone && s->server && s->server->on_exit && !s->secondary && s->nprocs <= 1)
 		s->server->on_exit(s, st);
@@ -140,6 +124,7 @@ void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server
 	s->client.out_busy = session_out_busy;
 	s->client.name = "gdb";
 	gdb_extended_init(s);
+	gdb_resume_init(s);
 }
 
 void gdb_session_init_joined(struct gdb_session *s, struct tracer *t, struct gdb_server *srv,
@@ -167,7 +152,7 @@ void gdb_session_set_engine(struct gdb_session *s, struct engine *e)
 					       .tid = engine_pid(e),
 					       .sig = SIGTRAP};
 	s->have_last = true;
-	engine_set_pass_signals(e, s->pass);
+	gdb_apply_pass_signals(s, e);
 	gdb_apply_catch(s);
 	if (s->nonstop)
 		engine_set_nonstop(e, true);
@@ -196,7 +181,9 @@ void gdb_session_free(struct gdb_session *s)
 	gdb_nonstop_free(s);
 	gdb_cond_free_all(s);
 	gdb_catch_free(s);
+	gdb_sigs_free(s);
 	gdb_extended_free(s);
+	gdb_resume_free(s);
 	rsp_conn_free(&s->rsp);
 	buf_free(&s->reply);
 	gdb_xfer_free(s);
@@ -241,8 +228,9 @@ static void handle_packet(struct gdb_session *s, const char *pkt, size_t len)
  * A joiner's packets that act on the process wait for its attach stop, as
  * gdbserver serves nothing before its attach is done: a 'c' sent at once
  * resumes the stopped process then, instead of failing (EBUSY) on a
- * process still running. A detach, an interrupt and ustrace's join do not
- * wait ('?' has its own way: gdb_attach_owes_question).
+ * process still running, and '?' names that stop (or the end, if the
+ * process ends first). A detach, an interrupt and ustrace's join do not
+ * wait.
  */
 static bool held_for_attach(const struct gdb_session *s, const char *pkt, size_t len)
 {
@@ -253,7 +241,7 @@ static bool held_for_attach(const struct gdb_session *s, const char *pkt, size_t
 	gp = gdb_packet_find(pkt, len);
 	if (!gp || gdb_packet_disabled(s, gp))
 		return false;
-	if (gp->fn == gdb_handle_vcont)
+	if (gp->fn == gdb_handle_vcont || gp->fn == gdb_handle_question)
 		return true;
 	return gp->needs_engine && gp->fn != gdb_handle_detach && gp->fn != gdb_handle_vctrlc &&
 	       gp->fn != gdb_handle_utraced_trace;

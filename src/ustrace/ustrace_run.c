@@ -306,7 +306,7 @@ static int start_launch(struct ust *u)
 	struct engine_client c = client_for(up);
 	struct engine_launch l = {0};
 	struct engine_seccomp sc = {0};
-	int err = 0;
+	struct engine_launch_err why;
 
 	up->u = u;
 	l.argv = u->o->argv;
@@ -318,21 +318,21 @@ static int start_launch(struct ust *u)
 		sc.n32 = trc_traced_nrs(&u->o->trc, TRC_PERS_32, nrs32, TRC_SET_MAX);
 		l.seccomp = &sc;
 	}
-	up->e = engine_launch(u->t, &l, &c, &err);
+	up->e = engine_launch(u->t, &l, &c, &why);
 	if (!up->e) {
-		if (err > 0 && (err & ENGINE_LAUNCH_ESECCOMP)) {
+		if (why.seccomp) {
 			fprintf(stderr, "%s: seccomp filter: %s\n", ust_progname,
-				strerror(err & 0xffff));
-			return -(err & 0xffff);
+				strerror(-why.err));
+			return why.err;
 		}
-		if (err > 0) {
+		if (why.exit_code >= 0) {
 			fprintf(stderr, "%s: %s: exited before it started\n", ust_progname,
 				u->o->argv[0]);
 			return -ECHILD;
 		}
 		fprintf(stderr, "%s: Can't stat '%s': %s\n", ust_progname, u->o->argv[0],
-			strerror(-err));
-		return err;
+			strerror(-why.err));
+		return why.err;
 	}
 	up->pid = engine_pid(up->e);
 	u->nprocs++;
@@ -639,6 +639,7 @@ static int finish(struct ust *u)
 	/* a debugging aid, and the tests' evidence of what --seccomp-bpf saves */
 	if (getenv("USTRACE_STATS"))
 		fprintf(stderr, "%s: %lu ptrace stops\n", ust_progname, tracer_stops(u->t));
+	engine_detach_all(u->t);
 	tracer_free(u->t);
 	/* left at a signal, or the program was killed: die of it, as strace does */
 	if (u->quit)

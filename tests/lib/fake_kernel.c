@@ -481,6 +481,7 @@ bool world_init(void)
 
 void world_exit(void)
 {
+	engine_detach_all(tracer);
 	tracer_free(tracer);
 	close(memfd);
 }

@@ -1,5 +1,5 @@
 /*
- * tracer.c: the daemon-wide ptrace owner and its wait loop.
+ * waitloop.c: the daemon-wide ptrace owner (struct tracer) and its wait loop.
  *
  * ptrace stops of our tracees are announced with SIGCHLD; we block the
  * signal and read it from a signalfd, then reap the waitable statuses with
@@ -60,15 +60,13 @@ void tracer_free(struct tracer *t)
 {
 	if (!t)
 		return;
+	/* every engine has left (engine_detach_all): each process is being let go, or has none */
 	while (t->procs) {
 		struct uproc *p = t->procs;
 
-		/* the last engine's detach frees p: take t->procs anew after each */
-		if (p->engines)
-			engine_detach(p->engines);
-		else if (p->let_go_by) /* being let go: the rest now */
+		if (p->let_go_by) /* being let go: the rest now */
 			leaving_proc_finish_sync(p);
-		else /* no engine: free it ourselves */
+		else
 			uproc_free(p);
 	}
 	fork_children_free(t);
@@ -200,6 +198,22 @@ static struct uthread *adopt_thread(struct tracer *t, pid_t tid)
 		return thread_born(p, tid);
 	}
 	return NULL;
+}
+
+/*
+ * A child (of a fork, or of a clone that makes a process) may stop before
+ * its parent reports it: handle_status kept that status for the event.
+ */
+int tracer_take_early(struct tracer *t, pid_t pid, int *status)
+{
+	for (unsigned i = 0; i < t->nearly; i++) {
+		if (t->early[i].pid != pid)
+			continue;
+		*status = t->early[i].status;
+		t->early[i] = t->early[--t->nearly];
+		return 0;
+	}
+	return -ENOENT;
 }
 
 static void handle_status(struct tracer *t, pid_t tid, int status, const struct rusage *ru)
@@ -385,43 +399,6 @@ static bool reap_some(struct tracer *t)
 	return true;
 }
 
-/* Hand ready stop reports to their clients. */
-static void notify_all(struct tracer *t)
-{
-	uint64_t n;
-	bool again = true;
-
-	/* (a poll of the event loop that nobody woke: nothing to read, a system call saved per
-	 * stop) */
-	if (t->notify_pending && read(t->evfd, &n, sizeof(n)) < 0 && errno != EAGAIN)
-		perror("utraced: eventfd");
-	t->notify_pending = false;
-	while (again) {
-		again = false;
-		for (struct uproc *p = t->procs; p && !again; p = p->next) {
-			for_each_engine(p, e) {
-				struct engine_stop st;
-
-				if (!e->notify)
-					continue;
-				if (e->nonstop) {
-					if (!nonstop_take(e, &st)) {
-						e->notify = false;
-						continue;
-					}
-				} else {
-					e->notify = false;
-					st = e->report;
-				}
-				/* the callback may detach engines or free p: rescan */
-				e->client.on_stop(e->client.ctx, &st);
-				again = true;
-				break;
-			}
-		}
-	}
-}
-
 int tracer_tick(struct tracer *t)
 {
 	int drain, let_go;
@@ -440,7 +417,7 @@ void tracer_poll(struct tracer *t)
 {
 	bool more = reap_some(t);
 
-	notify_all(t);
+	report_notify_all(t);
 	if (more)
 		tracer_wake(t);
 }
@@ -448,7 +425,7 @@ void tracer_poll(struct tracer *t)
 int tracer_wait(struct tracer *t, volatile sig_atomic_t *stop)
 {
 	if (t->notify_pending) { /* reports made outside a status: hand them out first */
-		notify_all(t);
+		report_notify_all(t);
 		return 0;
 	}
 	if (*stop)
@@ -458,6 +435,6 @@ int tracer_wait(struct tracer *t, volatile sig_atomic_t *stop)
 		return -errno;
 	leaving_procs_advance(t);
 	if (t->notify_pending)
-		notify_all(t);
+		report_notify_all(t);
 	return 0;
 }
