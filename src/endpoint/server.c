@@ -132,6 +132,7 @@ static void primary_gone(struct server *sv)
 	struct gdb_session *s = &sv->primary;
 	bool stdio = sv->cfg->srv.stdio;
 
+	gdb_attach_drop(s); /* a vAttach still waiting: not one of its processes yet */
 	if (primary_leave_to_others(sv)) {
 		/* nothing: the others go on */
 	} else if (s->engine && (engine_was_attached(s->engine) || sv->cfg->srv.once || stdio)) {
@@ -492,11 +493,12 @@ static int attach_expire(struct gdb_session *s, bool *gave_up)
 	bool was = s->attaching != NULL, joining = gdb_trace_joining(s);
 	int left = soonest(gdb_attach_expire(s), gdb_trace_join_expire(s));
 
-	*gave_up |= (was && !s->attaching) || (joining && !gdb_trace_joining(s));
+	/* (or a keep-alive byte to send) */
+	*gave_up |= (was && !s->attaching) || (joining && !gdb_trace_joining(s)) || s->rsp.out.len;
 	return left;
 }
 
-/* Attaches that waited too long give up; ms until the next one would. */
+/* Attaches that are over, or whose client must hear from us; ms until the next. */
 static int attaches_expire(struct server *sv)
 {
 	bool gave_up = false;

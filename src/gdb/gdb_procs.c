@@ -89,6 +89,10 @@ void gdb_proc_detach(struct gdb_session *s, struct engine *e)
 	if (s->program_sig_set)
 		engine_keep_signals(e, s->program_sig);
 	gdb_proc_remove(s, e);
+	if (s->attaching == e) { /* a joiner that leaves before its attach stop */
+		s->attaching = NULL;
+		s->question_owed = false;
+	}
 	engine_detach(e);
 }
 

@@ -76,8 +76,6 @@ void gdb_send_late_reply(struct gdb_session *s, const char *why)
 	rsp_send(&s->rsp, s->reply.data, s->reply.len);
 }
 
-static void release_held(struct gdb_session *s);
-
 static void session_on_stop(void *ctx, const struct engine_stop *st)
 {
 	struct gdb_session *s = ctx;
@@ -86,7 +84,7 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
 
 	if (gdb_attach_stop(s, st)) {
-		release_held(s);
+		gdb_session_release_held(s);
 		return;
 	}
 	if (range_goes_on(s, st) || cond_goes_on(s, st))
@@ -120,7 +118,7 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 	 */
 	if (gone && pr && !gdb_procs_death_pending(s, st->pid))
 		gdb_proc_detach(s, pr->e);
-	release_held(s); /* a joiner's process that ended before its attach stop */
+	gdb_session_release_held(s); /* a joiner's process that ended before its attach stop */
 }
 
 void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server *srv)
@@ -280,13 +278,15 @@ void gdb_session_input(struct gdb_session *s, const uint8_t *data, size_t len)
 		}
 		if (ev.kind == RSP_EV_PACKET)
 			handle_packet(s, ev.data, ev.len);
+		else if (ev.kind == RSP_EV_INTERRUPT && gdb_attach_interrupt(s))
+			continue; /* it waited for its attach: given up */
 		else if (ev.kind == RSP_EV_INTERRUPT && s->engine)
 			engine_interrupt(s->engine); /* stopped: the next resume stops at once */
 	}
 }
 
 /* The attach stop came (or the end): what waited for it is served now. */
-static void release_held(struct gdb_session *s)
+void gdb_session_release_held(struct gdb_session *s)
 {
 	struct buf pkt = s->held_pkt, rest = s->held_input;
 
