@@ -253,6 +253,10 @@ static bool held_for_attach(const struct gdb_session *s, const char *pkt, size_t
 		return false;
 	if (gp->fn == gdb_handle_vcont)
 		return true;
+	/* gdb reads it before it says QNonStop: held, a non-stop join would wait for ever */
+	if (!strncmp(pkt, "qXfer:features:read", strlen("qXfer:features:read")) &&
+	    engine_attach_arch_known(s->attaching))
+		return false;
 	return gp->needs_engine && gp->fn != gdb_handle_detach && gp->fn != gdb_handle_vctrlc &&
 	       gp->fn != gdb_handle_utraced_trace;
 }
