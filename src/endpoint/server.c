@@ -432,7 +432,15 @@ static int start_process(struct server *sv)
 		if (!e)
 			return -1;
 	} else if (cfg->attach_pid) {
+		/*
+		 * Nobody is served yet: wait for every thread as long as it takes, as
+		 * gdbserver (a vfork parent stops when its child execs or exits). A
+		 * SIGTERM meanwhile ends us, and the kernel lets the threads go: no
+		 * trap is in yet.
+		 */
+		tracer_set_stop_timeout(sv->t, 0);
 		e = engine_attach(sv->t, cfg->attach_pid, &sv->primary.client, &err);
+		tracer_set_stop_timeout(sv->t, SERVER_STOP_TIMEOUT_MS);
 		if (!e) {
 			fprintf(stderr, "Cannot attach to process %d: %s (%d)\n", cfg->attach_pid,
 				strerror(-err), -err);

@@ -18,11 +18,14 @@
 #   stop, and attaching again meanwhile fails at once;
 #   kill -9 of a gdb whose attach waits: the same, the program runs on;
 #   detach: a thread that gets stuck under gdb, gdb then killed: the
-#   ticker is let go at once, the vfork parent when its child is gone.
+#   ticker is let go at once, the vfork parent when its child is gone;
+#   utraced --attach PID at start waits too, and serves once the child
+#   is gone.
 #
 # Before (the old give-up after the stop timeout, 3 s): both attaches
 # failed ("Attaching to process N failed", "Remote connection closed"),
-# and the ^C was not heard (E6e after 3 s).
+# the ^C was not heard (E6e after 3 s), and --attach at start failed
+# ("Cannot attach to process N: Connection timed out").
 # gdbserver has no --mount: skipped for it.
 . "$(dirname "$0")/../lib/e2e.sh"
 . "$(dirname "$0")/../lib/fuse.sh"
@@ -188,5 +191,19 @@ ok 'the child gone, the vfork parent is let go' wait_until threads_untraced "$P5
 ok '... and runs on' wait_until file_has "$WORK/p5.out" '^vfork done'
 unlike "$(cat "$WORK/p5.out")" 'Trace|trap' 'no stray trap in the program'
 ok 'the daemon is still up' pid_alive "$SERVER_PID"
+
+# --- utraced --attach PID at start (nobody served yet) waits too, as gdbserver --attach
+stuck "$WORK/p6.out"
+"$SERVER" --attach :0 "$P" </dev/null >"$WORK/s6.out" 2>"$WORK/s6.err" &
+S6=$!
+track "$S6"
+sleep 4
+ok '--attach at start: still waiting after 4 s' \
+	eval 'pid_alive $S6 && ! file_has $WORK/s6.err "Cannot attach"' || diag "$(cat "$WORK/s6.err")"
+kill -KILL "$CHILD"
+ok '... the child gone, it attaches and listens' wait_until file_has "$WORK/s6.err" '^Listening on port'
+kill -TERM "$S6"
+ok '... its end lets the program go' wait_until threads_untraced "$P"
+ok '... which runs on' wait_until file_has "$WORK/p6.out" '^vfork done'
 
 done_testing
