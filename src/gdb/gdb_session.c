@@ -261,12 +261,42 @@ static bool held_for_attach(const struct gdb_session *s, const char *pkt, size_t
 	       gp->fn != gdb_handle_utraced_trace;
 }
 
+/*
+ * A ^C among the bytes that wait behind a held packet (they start where
+ * that packet ended: between packets), read by a codec of its own.
+ */
+static bool held_interrupt(const struct gdb_session *s)
+{
+	const uint8_t *p = (const uint8_t *)s->held_input.data;
+	size_t len = s->held_input.len;
+	struct rsp_conn c;
+	bool intr = false;
+
+	if (!len || !memchr(p, 0x03, len))
+		return false;
+	rsp_conn_init(&c);
+	c.noack = true;
+	while (len && !intr) {
+		struct rsp_event ev;
+		size_t n = rsp_feed(&c, p, len, &ev);
+
+		p += n;
+		len -= n;
+		intr = ev.kind == RSP_EV_INTERRUPT;
+	}
+	rsp_conn_free(&c);
+	return intr;
+}
+
 void gdb_session_input(struct gdb_session *s, const uint8_t *data, size_t len)
 {
 	struct rsp_event ev;
 
 	if (s->held) {
 		buf_append(&s->held_input, data, len);
+		/* the client waits for its attach stop: a ^C gives it up meanwhile */
+		if (held_interrupt(s))
+			gdb_attach_interrupt(s);
 		return;
 	}
 	while (len && !s->closing) {

@@ -16,6 +16,8 @@
 #   ^C from a raw client whose vAttach waits: the attach gives up (E04),
 #   the ticker runs on at once, the vfork parent is let go when it can
 #   stop, and attaching again meanwhile fails at once;
+#   ^C from a joiner through DIR/<pid>/gdb whose g waits for the attach
+#   stop: its connection closes, the program runs on;
 #   kill -9 of a gdb whose attach waits: the same, the program runs on;
 #   detach: a thread that gets stuck under gdb, gdb then killed: the
 #   ticker is let go at once, the vfork parent when its child is gone;
@@ -139,6 +141,17 @@ like "$(sed -n 3p "$WORK/c3.out")" '^E0b$' '... attaching again meanwhile fails 
 kill -KILL "$CHILD"
 ok 'the child gone, the vfork parent is let go' wait_until threads_untraced "$P"
 ok '... and runs on' wait_until file_has "$WORK/p3.out" '^vfork done'
+
+# --- ^C from a joiner whose packet waits for its attach stop: it gives up
+stuck "$WORK/p7.out"
+timeout -k 5 "$E2E_WAIT" "$RSPCLIENT" -t 10 "tty:$MNT/$P/gdb" --nowait g --sleep 1500 \
+	--send '\x03' --expect-close >"$WORK/c7.out" 2>&1
+is "$?" 0 '^C from a joiner whose g waits: its connection closes' || diag "$(cat "$WORK/c7.out")"
+ok '... the ticker is let go' wait_until eval '[[ $(thread_tracer $P $TICKER) == 0 ]]'
+ok '... and ticks on' ticking "$WORK/p7.out"
+kill -KILL "$CHILD"
+ok 'the child gone, the vfork parent is let go' wait_until threads_untraced "$P"
+ok '... and runs on' wait_until file_has "$WORK/p7.out" '^vfork done'
 
 # --- kill -9 of a gdb whose attach waits
 stuck "$WORK/p4.out"
