@@ -91,6 +91,8 @@ void gdb_proc_detach(struct gdb_session *s, struct engine *e)
 	gdb_proc_remove(s, e);
 	if (s->attaching == e) { /* a joiner that leaves before its attach stop */
 		s->attaching = NULL;
+		if (s->question_owed)
+			s->waiting = false; /* (its '?' is not answered now) */
 		s->question_owed = false;
 	}
 	engine_detach(e);
