@@ -132,6 +132,7 @@ static void primary_gone(struct server *sv)
 	struct gdb_session *s = &sv->primary;
 	bool stdio = sv->cfg->srv.stdio;
 
+	gdb_attach_drop(s); /* a vAttach still waiting: not one of its processes yet */
 	if (primary_leave_to_others(sv)) {
 		/* nothing: the others go on */
 	} else if (s->engine && (engine_was_attached(s->engine) || sv->cfg->srv.once || stdio)) {
@@ -431,7 +432,15 @@ static int start_process(struct server *sv)
 		if (!e)
 			return -1;
 	} else if (cfg->attach_pid) {
+		/*
+		 * Nobody is served yet: wait for every thread as long as it takes, as
+		 * gdbserver (a vfork parent stops when its child execs or exits). A
+		 * SIGTERM meanwhile ends us, and the kernel lets the threads go: no
+		 * trap is in yet.
+		 */
+		tracer_set_stop_timeout(sv->t, 0);
 		e = engine_attach(sv->t, cfg->attach_pid, &sv->primary.client, &err);
+		tracer_set_stop_timeout(sv->t, SERVER_STOP_TIMEOUT_MS);
 		if (!e) {
 			fprintf(stderr, "Cannot attach to process %d: %s (%d)\n", cfg->attach_pid,
 				strerror(-err), -err);
@@ -492,11 +501,12 @@ static int attach_expire(struct gdb_session *s, bool *gave_up)
 	bool was = s->attaching != NULL, joining = gdb_trace_joining(s);
 	int left = soonest(gdb_attach_expire(s), gdb_trace_join_expire(s));
 
-	*gave_up |= (was && !s->attaching) || (joining && !gdb_trace_joining(s));
+	/* (or a keep-alive byte to send) */
+	*gave_up |= (was && !s->attaching) || (joining && !gdb_trace_joining(s)) || s->rsp.out.len;
 	return left;
 }
 
-/* Attaches that waited too long give up; ms until the next one would. */
+/* Attaches that are over, or whose client must hear from us; ms until the next. */
 static int attaches_expire(struct server *sv)
 {
 	bool gave_up = false;

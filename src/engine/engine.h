@@ -312,6 +312,12 @@ bool engine_attaching(const struct engine *e);
  * before asking again; -1: not such an attach.
  */
 int engine_attach_partial(struct engine *e, int after_ms);
+/*
+ * An attach under way with a thread stopped already: the registers' layout
+ * taken from it (the target description may be given before the attach
+ * stop, for a client that says only afterwards that it is non-stop).
+ */
+bool engine_attach_arch_known(struct engine *e);
 /* ms before an attach still in flight should give up (the stop timeout); 0: now; -1: never */
 int engine_attach_time_left(const struct engine *e);
 /*

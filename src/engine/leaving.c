@@ -6,11 +6,12 @@
  * in uninterruptible sleep (a hung NFS or FUSE request) waits for the
  * kernel. Waiting for them would hold the daemon's one event loop, so every
  * other client would wait too (and a user could hold it on purpose, with a
- * process of their own). So an attach that gives up (its stop timeout) and
- * a last engine's detach leave the threads still running here: each is
- * detached at its next stop, with the signal that stop was for, and if
- * that stop is the SIGTRAP of one of our traps (removed meanwhile) it is
- * rewound onto the trap's address first. A process with such threads
+ * process of their own). So an attach that is given up (its client's ^C,
+ * detach or end; a ustrace join's stop timeout) and a last engine's
+ * detach leave the threads still running here: each is detached at its
+ * next stop, with the signal that stop was for, and if that stop is the
+ * SIGTRAP of one of our traps (removed meanwhile) it is rewound onto the
+ * trap's address first. A process with such threads
  * cannot be attached again until they are gone (EAGAIN).
  *
  * A whole process waits here too, without engines, when its let-go needs

@@ -101,8 +101,10 @@ static struct uthread *attach_stopped(struct uproc *p)
 /*
  * The threads that could not stop (a vfork parent, a thread in
  * uninterruptible sleep) run on: their interrupt's stop, when it comes,
- * holds nobody and they go on. An engine alone on its process only (a
- * joint attach is all-stop's business).
+ * holds nobody and they go on. The process's own attach ends here too
+ * when e is the engine that attached it (alone: a joint attach of a new
+ * process is all-stop's business); an engine that joins a process
+ * others hold only stops waiting for the threads that have not stopped.
  */
 int engine_attach_partial(struct engine *e, int after_ms)
 {
@@ -110,22 +112,24 @@ int engine_attach_partial(struct engine *e, int after_ms)
 	long long left = e->attach_started + after_ms - tracer_now_ms();
 	struct uthread *first;
 
-	if (!engine_attaching(e) || !p->attaching || p->engines != e || e->next)
+	if (!engine_attaching(e) || (p->attaching && (p->engines != e || e->next)))
 		return -1;
 	if (left > 0)
 		return left > INT_MAX ? INT_MAX : (int)left;
 	first = attach_stopped(p);
 	if (!first)
-		return 50;   /* nothing to report yet */
-	attach_seize_new(p); /* (threads made meanwhile: ours too, running) */
-	p->attaching = false;
-	p->frozen = false;
-	detect_arch(p, first->tid);
-	for_each_thread(p, th) {
-		th->attach_stop = false;
+		return 50; /* nothing to report yet */
+	if (p->attaching) {
+		attach_seize_new(p); /* (threads made meanwhile: ours too, running) */
+		p->attaching = false;
+		p->frozen = false;
+		detect_arch(p, first->tid);
+		for_each_thread(p, th)
+			th->attach_stop = false;
+	}
+	for_each_thread(p, th)
 		if (th->stopped)
 			th->hold_mask |= ENGINE_BIT(e);
-	}
 	e->attaching = false;
 	e->interrupt_req = false;
 	e->has_report = false;
@@ -133,6 +137,16 @@ int engine_attach_partial(struct engine *e, int after_ms)
 	e->nonstop = true;
 	sched_update(p);
 	return 0;
+}
+
+bool engine_attach_arch_known(struct engine *e)
+{
+	struct uthread *th = engine_attaching(e) ? attach_stopped(e->p) : NULL;
+
+	if (!th)
+		return false;
+	detect_arch(e->p, th->tid);
+	return true;
 }
 
 bool engine_nonstop(const struct engine *e)

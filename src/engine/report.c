@@ -30,18 +30,14 @@ void engine_report(struct engine *e, const struct engine_stop *st)
 	tracer_wake(e->p->t);
 }
 
-/* Queue a report for a non-stop engine. */
+/*
+ * Queue a report for a non-stop engine. Out of memory aborts, as every
+ * growing array (docs/architecture.md, "Out of memory"): a dropped report
+ * left its thread held for ever, gdb waiting for a stop that never came.
+ */
 void nonstop_queue(struct engine *e, const struct engine_stop *st)
 {
-	if (e->nsq_len == e->nsq_cap) {
-		size_t cap = e->nsq_cap ? e->nsq_cap * 2 : 8;
-		struct engine_stop *q = realloc(e->nsq, cap * sizeof(*q));
-
-		if (!q)
-			return; /* the thread stays held; gdb sees it in its thread list */
-		e->nsq = q;
-		e->nsq_cap = cap;
-	}
+	e->nsq = array_grow(e->nsq, e->nsq_len, &e->nsq_cap, sizeof(*e->nsq));
 	e->nsq[e->nsq_len++] = *st;
 	e->notify = true;
 	tracer_wake(e->p->t);

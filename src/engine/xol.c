@@ -720,27 +720,47 @@ void xol_exec(struct uproc *p)
 	memset(&p->xol_stats, 0, sizeof(p->xol_stats)); /* a new program: its own numbers */
 }
 
-/* A syscall through stopped th, waited for here (the last engine is leaving). */
-static void inject_sync(struct uthread *th, long nr, const uint64_t args[6])
+/*
+ * The daemon's exit waits this long in all for the let-go's munmaps of a
+ * process: something outside it that holds the process's memory map (a
+ * read of /proc/PID/mem stuck on a hung FUSE or NFS file, a userfaultfd
+ * reader) can hold a munmap for ever.
+ */
+#define INJECT_SYNC_MS 1000
+
+/*
+ * A syscall through stopped th, waited for here until deadline (the
+ * daemon exits). False if it had not returned by then: th is still in
+ * it, with our registers (see xol_release).
+ */
+static bool inject_sync(struct uthread *th, long nr, const uint64_t args[6], long long deadline)
 {
 	int status, event;
+	pid_t got;
 
 	if (inject_start(th, nr, args, 0) < 0)
-		return;
+		return true;
 	while (th->xol_inj) {
-		if (waitpid(th->tid, &status, __WALL) < 0) {
-			if (errno == EINTR)
-				continue;
-			return;
+		got = waitpid(th->tid, &status, __WALL | WNOHANG);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return true;
+		if (got == 0) {
+			if (tracer_now_ms() >= deadline)
+				return false;
+			usleep(1000); /* (nothing else is served any more) */
+			continue;
 		}
 		th->stopped = true;
 		if (WIFEXITED(status) || WIFSIGNALED(status))
-			return; /* killed: its exit is all there is left */
+			return true; /* killed: its exit is all there is left */
 		event = (unsigned)status >> 16;
 		if (!xol_inject_stop(th, status) && !event)
 			th->deliver_sig =
 				WSTOPSIG(status); /* a signal met first: given at the detach */
 	}
+	return true;
 }
 
 static bool in_a_page(struct uthread *th)
@@ -767,6 +787,7 @@ static bool in_a_page(struct uthread *th)
  */
 bool xol_release(struct uproc *p, bool sync)
 {
+	long long by = tracer_now_ms() + INJECT_SYNC_MS; /* (the daemon's exit) */
 	struct uthread *via = NULL;
 
 	for_each_thread(p, th)
@@ -792,12 +813,18 @@ bool xol_release(struct uproc *p, bool sync)
 
 		p->xol_releasing = true; /* (no attach takes it back now: engine_attach_start) */
 		/* the page leaves the list when its munmap has run (xol_inject_stop), else again */
-		if (sync)
-			inject_sync(via, p->arch->nr_munmap, args);
-		else if (inject_start(via, p->arch->nr_munmap, args, 0) == 0)
-			return true;
-		else
+		if (!sync) {
+			if (inject_start(via, p->arch->nr_munmap, args, 0) == 0)
+				return true;
 			break; /* the pages stay */
+		}
+		if (!inject_sync(via, p->arch->nr_munmap, args, by)) {
+			fprintf(stderr,
+				"utraced: exiting: thread %d of %d still in our munmap of %#" PRIx64
+				" after %d ms: left to it, the other scratch pages stay mapped\n",
+				via->tid, p->pid, pg->addr, INJECT_SYNC_MS);
+			break;
+		}
 		if (via->deliver_sig || !via->stopped || !via->user_stop)
 			break; /* it met a signal, or it is gone: the rest stay */
 	}

@@ -69,16 +69,17 @@ struct gdb_session {
 	struct gdb_nsq *nsq; /* non-stop stops gdb has not drained (gdb_nonstop.c) */
 	struct tracer *tracer;
 	struct gdb_server *server;
-	bool extended;		  /* '!' received */
-	bool waiting;		  /* a resume is in flight; the stop reply is owed */
-	bool freeing;		  /* gdb_session_free: nothing more goes to the client */
-	unsigned long o_bytes;	  /* agent-style dprintf text sent in "O" packets */
-	bool o_off;		  /* monitor utraced dprintf-to server: none sent */
-	struct engine *attaching; /* an attach in flight, its stop not come (gdb_attach.c) */
-	bool attach_replies;	  /* ... a vAttach's: its reply is owed */
-	bool held;		  /* ... a joiner's packet waits for it (gdb_session.c) */
-	struct buf held_pkt;	  /* ... that packet */
-	struct buf held_input;	  /* ... and the bytes that came after it */
+	bool extended;		   /* '!' received */
+	bool waiting;		   /* a resume is in flight; the stop reply is owed */
+	bool freeing;		   /* gdb_session_free: nothing more goes to the client */
+	unsigned long o_bytes;	   /* agent-style dprintf text sent in "O" packets */
+	bool o_off;		   /* monitor utraced dprintf-to server: none sent */
+	struct engine *attaching;  /* an attach in flight, its stop not come (gdb_attach.c) */
+	bool attach_replies;	   /* ... a vAttach's: its reply is owed */
+	bool held;		   /* ... a joiner's packet waits for it (gdb_session.c) */
+	struct buf held_pkt;	   /* ... that packet */
+	struct buf held_input;	   /* ... and the bytes that came after it */
+	long long attach_alive_at; /* ... when its client hears from us next (gdb_attach.c) */
 	pid_t attach_noregs; /* non-stop attach: its stops go without registers (gdb_attach.c) */
 	bool closing;	     /* the endpoint should close after flushing */
 	bool detached;	     /* 'D' succeeded */
@@ -152,11 +153,15 @@ void gdb_session_set_engine(struct gdb_session *s, struct engine *e);
  */
 void gdb_session_join(struct gdb_session *s, struct engine *e);
 /*
- * An attach of s in flight that has waited too long gives up (the
- * vAttach fails; a joiner's engine goes, and its connection with it).
- * Returns ms until that, or -1 when none is in flight.
+ * An attach of s in flight, called from the loop: a non-stop one that
+ * has waited long enough is answered with the threads that have stopped;
+ * an answer still owed sends the client a keep-alive byte now and then
+ * (into s->rsp.out). Returns ms until it should be called again, or -1
+ * when no attach is in flight.
  */
 int gdb_attach_expire(struct gdb_session *s);
+/* The client leaves: an attach of its own still in flight goes too (gdb_attach.c). */
+void gdb_attach_drop(struct gdb_session *s);
 /* The same for a ustrace's Qutraced.trace (its observer's attach): E6e then. */
 int gdb_trace_join_expire(struct gdb_session *s);
 /* ... and whether one is in flight. */

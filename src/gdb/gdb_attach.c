@@ -7,10 +7,19 @@
  * may take long). Two kinds of client wait for it here: a vAttach, whose
  * reply is that stop, and a client that joined a process through the
  * daemon (DIR/<pid>/gdb, a rendezvous socket), whose '?' is answered by it.
- * An attach that does not complete in the tracer's stop timeout gives up,
- * well before gdb's own timeout for the reply would leave the two sides
- * out of step. (A ustrace's join, Qutraced.trace, waits for its observer's
- * attach the same way: gdb_trace.c.)
+ *
+ * An all-stop attach waits as long as its threads take, as gdbserver's
+ * (a vfork parent stops when its child execs or exits). gdb gives up on
+ * a reply after 3 x remotetimeout of silence (6 s) and then takes the
+ * late reply for the answer to its next packet, but it skips whatever
+ * comes before a packet's '$' and counts its timeout from the last byte:
+ * so while the reply is owed, a space goes to the client every
+ * ATTACH_KEEPALIVE_MS. A ^C from the client meanwhile gives the attach
+ * up (a vAttach fails with E04; a joiner's connection closes), as does
+ * its detach or its end: the process runs on as it was. In non-stop the
+ * threads that have stopped are reported after ATTACH_PARTIAL_MS, the
+ * others shown running. (A ustrace's join, Qutraced.trace, waits for its
+ * observer's attach the same way, up to the stop timeout: gdb_trace.c.)
  */
 #include "gdb_int.h"
 
@@ -18,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /*
  * In non-stop an attach is answered "OK", and every thread's stop comes as
@@ -111,14 +121,17 @@ int gdb_handle_vattach(struct gdb_session *s, const char *p, size_t len)
 		return attach_done(s, e) ? GDB_NO_REPLY : 0;
 	s->attaching = e;
 	s->attach_replies = true;
+	s->attach_alive_at = 0;
 	return GDB_NO_REPLY;
 }
 
 void gdb_session_join(struct gdb_session *s, struct engine *e)
 {
 	gdb_session_set_engine(s, e);
-	if (s->engine == e && engine_attaching(e))
+	if (s->engine == e && engine_attaching(e)) {
 		s->attaching = e;
+		s->attach_alive_at = 0;
+	}
 }
 
 bool gdb_attach_stop(struct gdb_session *s, const struct engine_stop *st)
@@ -142,44 +155,115 @@ bool gdb_attach_stop(struct gdb_session *s, const struct engine_stop *st)
 }
 
 /*
- * A non-stop vAttach whose threads have not all stopped after this long
+ * A non-stop attach whose threads have not all stopped after this long
  * is answered with those that have; the others are running (gdb shows
- * them so), rather than failing at the stop timeout.
+ * them so).
  */
 #define ATTACH_PARTIAL_MS 500
 
-int gdb_attach_expire(struct gdb_session *s)
+/* Under gdb's shortest sensible remotetimeout (1 s). */
+#define ATTACH_KEEPALIVE_MS 500
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The client waits for what the attach owes it: a vAttach's reply, or a
+ * packet held for the attach stop (gdb_session.c: '?', a joining gdb's
+ * qXfer of the target description).
+ */
+static bool answer_owed(const struct gdb_session *s)
+{
+	return s->attaching && (s->attach_replies || s->held);
+}
+
+/* A byte before the reply's '$', which gdb skips, so that it waits on. */
+static int keepalive(struct gdb_session *s)
+{
+	long long now = now_ms();
+
+	if (!answer_owed(s))
+		return -1;
+	if (!s->attach_alive_at)
+		s->attach_alive_at = now + ATTACH_KEEPALIVE_MS;
+	if (now >= s->attach_alive_at) {
+		buf_putc(&s->rsp.out, ' ');
+		s->attach_alive_at = now + ATTACH_KEEPALIVE_MS;
+	}
+	return (int)(s->attach_alive_at - now);
+}
+
+/*
+ * A joiner's attach is over without its stop (a partial non-stop one):
+ * the session takes its engine as at the stop, and what waited goes on.
+ */
+static void join_done(struct gdb_session *s, struct engine *e)
+{
+	gdb_session_set_engine(s, e);
+	gdb_session_release_held(s); /* its '?' among them */
+}
+
+/* A non-stop attach that waited long enough: 0 done, else as engine_attach_partial. */
+static int partial(struct gdb_session *s)
 {
 	struct engine *e = s->attaching;
-	int left = e ? engine_attach_time_left(e) : -1;
-	int partial = e && s->nonstop && s->attach_replies
-			      ? engine_attach_partial(e, ATTACH_PARTIAL_MS)
-			      : -1;
+	int left = s->nonstop ? engine_attach_partial(e, ATTACH_PARTIAL_MS) : -1;
 
-	if (partial == 0) {
-		s->attaching = NULL;
-		s->attach_replies = false;
-		attach_done(s, e); /* (non-stop: its OK and stops sent) */
-		return -1;
-	}
-	if (partial > 0 && (left < 0 || partial < left))
-		left = partial;
 	if (left != 0)
 		return left;
 	s->attaching = NULL;
 	if (s->attach_replies) {
 		s->attach_replies = false;
+		attach_done(s, e); /* (non-stop: its OK and stops sent) */
+	} else {
+		join_done(s, e);
+	}
+	return 0;
+}
+
+int gdb_attach_expire(struct gdb_session *s)
+{
+	int left, alive;
+
+	if (!s->attaching)
+		return -1;
+	left = partial(s);
+	if (left == 0)
+		return -1;
+	alive = keepalive(s);
+	return left < 0 || (alive >= 0 && alive < left) ? alive : left;
+}
+
+/*
+ * A ^C while the client waits for its attach's answer: it gives up (the
+ * attach is all the client asked for, and ^C says to stop waiting). False
+ * when no answer is owed: the ^C is then the engine's as usual.
+ */
+bool gdb_attach_interrupt(struct gdb_session *s)
+{
+	struct engine *e = s->attaching;
+
+	if (!answer_owed(s))
+		return false;
+	s->attaching = NULL;
+	if (s->attach_replies) {
+		s->attach_replies = false;
 		engine_detach(e);
 		buf_reset(&s->reply);
-		buf_printf(&s->reply, "E%02x", ETIMEDOUT & 0xff);
+		buf_printf(&s->reply, "E%02x", EINTR);
 		gdb_send_late_reply(s, "attach");
-		return -1;
+		return true;
 	}
 	/* a joiner: its connection closes, as when it could not join at all */
 	gdb_proc_detach(s, e);
 	s->engine = NULL;
 	s->closing = true;
-	return -1;
+	return true;
 }
 
 /* The client leaves: an attach of its own still in flight goes too. */

@@ -74,7 +74,9 @@ void gdb_adopt(struct gdb_session *s, struct engine *e);
 void gdb_send_late_reply(struct gdb_session *s, const char *why);
 /* gdb_attach.c: the stop an attach waited for (true: consumed here) */
 bool gdb_attach_stop(struct gdb_session *s, const struct engine_stop *st);
-void gdb_attach_drop(struct gdb_session *s);
+bool gdb_attach_interrupt(struct gdb_session *s); /* a ^C: true if it gave up an attach */
+/* gdb_session.c: the packets held for a joiner's attach stop, served now */
+void gdb_session_release_held(struct gdb_session *s);
 int gdb_handle_restart(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_extended(struct gdb_session *s, const char *p, size_t len);
 int gdb_handle_run_setting(struct gdb_session *s, const char *p, size_t len);

@@ -105,7 +105,8 @@ int gdb_handle_qnonstop(struct gdb_session *s, const char *p, size_t len)
 		return -EINVAL;
 	on = p[9] == '1';
 	for (size_t i = 0; i < s->nprocs && !err; i++)
-		err = engine_set_nonstop(s->procs[i].e, on);
+		if (!engine_attaching(s->procs[i].e)) /* (else at its attach stop: gdb_attach.c) */
+			err = engine_set_nonstop(s->procs[i].e, on);
 	if (err)
 		return err;
 	s->nonstop = on;

@@ -88,6 +88,8 @@ void gdb_proc_detach(struct gdb_session *s, struct engine *e)
 	/* a signal gdb stopped for goes to the program only if gdb passes it */
 	gdb_keep_program_signals(s, e);
 	gdb_proc_remove(s, e);
+	if (s->attaching == e) /* a joiner that leaves before its attach stop */
+		s->attaching = NULL;
 	engine_detach(e);
 }
 

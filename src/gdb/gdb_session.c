@@ -60,8 +60,6 @@ void gdb_send_late_reply(struct gdb_session *s, const char *why)
 	rsp_send(&s->rsp, s->reply.data, s->reply.len);
 }
 
-static void release_held(struct gdb_session *s);
-
 static void session_on_stop(void *ctx, const struct engine_stop *st)
 {
 	struct gdb_session *s = ctx;
@@ -70,7 +68,7 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 	struct gdb_proc *pr = gdb_proc_of(s, st->pid);
 
 	if (gdb_attach_stop(s, st)) {
-		release_held(s);
+		gdb_session_release_held(s);
 		return;
 	}
 	if (gdb_resume_range_goes_on(s, st) || cond_goes_on(s, st))
@@ -104,7 +102,7 @@ static void session_on_stop(void *ctx, const struct engine_stop *st)
 	 */
 	if (gone && pr && !gdb_procs_death_pending(s, st->pid))
 		gdb_proc_detach(s, pr->e);
-	release_held(s); /* a joiner's process that ended before its attach stop */
+	gdb_session_release_held(s); /* a joiner's process that ended before its attach stop */
 }
 
 void gdb_session_init(struct gdb_session *s, struct tracer *t, struct gdb_server *srv)
@@ -243,8 +241,39 @@ static bool held_for_attach(const struct gdb_session *s, const char *pkt, size_t
 		return false;
 	if (gp->fn == gdb_handle_vcont || gp->fn == gdb_handle_question)
 		return true;
+	/* gdb reads it before it says QNonStop: held, a non-stop join would wait for ever */
+	if (!strncmp(pkt, "qXfer:features:read", strlen("qXfer:features:read")) &&
+	    engine_attach_arch_known(s->attaching))
+		return false;
 	return gp->needs_engine && gp->fn != gdb_handle_detach && gp->fn != gdb_handle_vctrlc &&
 	       gp->fn != gdb_handle_utraced_trace;
+}
+
+/*
+ * A ^C among the bytes that wait behind a held packet (they start where
+ * that packet ended: between packets), read by a codec of its own.
+ */
+static bool held_interrupt(const struct gdb_session *s)
+{
+	const uint8_t *p = (const uint8_t *)s->held_input.data;
+	size_t len = s->held_input.len;
+	struct rsp_conn c;
+	bool intr = false;
+
+	if (!len || !memchr(p, 0x03, len))
+		return false;
+	rsp_conn_init(&c);
+	c.noack = true;
+	while (len && !intr) {
+		struct rsp_event ev;
+		size_t n = rsp_feed(&c, p, len, &ev);
+
+		p += n;
+		len -= n;
+		intr = ev.kind == RSP_EV_INTERRUPT;
+	}
+	rsp_conn_free(&c);
+	return intr;
 }
 
 void gdb_session_input(struct gdb_session *s, const uint8_t *data, size_t len)
@@ -253,6 +282,9 @@ void gdb_session_input(struct gdb_session *s, const uint8_t *data, size_t len)
 
 	if (s->held) {
 		buf_append(&s->held_input, data, len);
+		/* the client waits for its attach stop: a ^C gives it up meanwhile */
+		if (held_interrupt(s))
+			gdb_attach_interrupt(s);
 		return;
 	}
 	while (len && !s->closing) {
@@ -268,13 +300,15 @@ void gdb_session_input(struct gdb_session *s, const uint8_t *data, size_t len)
 		}
 		if (ev.kind == RSP_EV_PACKET)
 			handle_packet(s, ev.data, ev.len);
+		else if (ev.kind == RSP_EV_INTERRUPT && gdb_attach_interrupt(s))
+			continue; /* it waited for its attach: given up */
 		else if (ev.kind == RSP_EV_INTERRUPT && s->engine)
 			engine_interrupt(s->engine); /* stopped: the next resume stops at once */
 	}
 }
 
 /* The attach stop came (or the end): what waited for it is served now. */
-static void release_held(struct gdb_session *s)
+void gdb_session_release_held(struct gdb_session *s)
 {
 	struct buf pkt = s->held_pkt, rest = s->held_input;
 

@@ -37,7 +37,12 @@ SERVER_PID=$SERVER_PID bash -c "$(declare -f ptys)"'
 	printf "\$qSupported#37" >&3
 	IFS= read -r -t 10 -d "#" reply <&3
 	printf "%s\n" "$reply" >"$2/reply"
-	cat "$3" >"$2/engines.during"
+	# (the attach is asynchronous: its stop may come after the reply)
+	for i in $(seq 100); do
+		cat "$3" >"$2/engines.during"
+		grep -q " state=stopped " "$2/engines.during" && break
+		sleep 0.05
+	done
 	exec 4<>"$1" || exit 1
 	printf "%s\n" "$(readlink /proc/self/fd/4)" >"$2/fd4"
 	ptys >"$2/ptys.during"

@@ -6,7 +6,8 @@
 # on its own; the daemon attaches, gdb puts a breakpoint on work() whose
 # condition is never true (out of line: a scratch page mapped, with the
 # agent off; with it on, the agent's regions too) and one true at the
-# 2000th call, where it leaves: by a detach, or killed with -9. Afterwards
+# 2000th call, where it leaves: by a detach, or killed with -9; or the
+# daemon exits (SIGTERM) with the program stopped for gdb. Afterwards
 # no anonymous executable mapping is left in the program, it runs to its
 # end, every call made once and its text the file's.
 . "$(dirname "$0")/../lib/e2e.sh"
@@ -24,8 +25,8 @@ anon_exec() {
 }
 
 for agent in $agents; do
-	for how in detach kill; do
-		what="agent $agent, gdb's $how"
+	for how in detach kill term; do
+		what="agent $agent, $how"
 		start_reader "$PROG" 4 100000000 wait # (seconds of calls left after gdb)
 		start_server --agent="$agent" --attach :0 "$READER_PID" || bail "$what: no attach"
 		rm -f "$WORK/armed" "$WORK/leave"
@@ -37,6 +38,7 @@ for agent in $agents; do
 		wait_until test -e "$WORK/armed" || bail "$what: gdb did not stop: $(cat "$WORK/gdb.out")"
 		ok "$what: a page of ours while gdb is there" eval '(($(anon_exec $READER_PID) >= 1))'
 		[[ $how == kill ]] && kill -9 "$GDB_PID"
+		[[ $how == term ]] && kill -TERM "$SERVER_PID" # (the daemon's exit: xol.c inject_sync)
 		touch "$WORK/leave"
 		ok "$what: no page of ours left afterwards" \
 			wait_until eval '(($(anon_exec $READER_PID) == 0))' ||

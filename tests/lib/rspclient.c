@@ -2,7 +2,8 @@
  *
  *   rspclient [OPTIONS] ADDRESS ITEM...
  *
- * ADDRESS is HOST:PORT, :PORT (localhost) or unix:PATH.  The ITEMs are
+ * ADDRESS is HOST:PORT, :PORT (localhost), unix:PATH or tty:PATH (a
+ * terminal, such as utraced's DIR/<pid>/gdb, made raw).  The ITEMs are
  * done in order, and every reply payload is printed on its own line:
  *
  *   PAYLOAD          send $PAYLOAD#cs (checksum computed), then print the
@@ -63,6 +64,9 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -76,6 +80,7 @@ struct unit {
 };
 
 static int sock = -1;
+static int is_tty; /* sock is a terminal: write() and read(), EIO is its hang-up */
 static int timeout_ms = 10000;
 static int quiet_ms = 500;
 static int noack;
@@ -145,7 +150,7 @@ static void send_bytes(const void *p, size_t len)
 
 	trace("->", p, len);
 	while (len > 0) {
-		ssize_t n = send(sock, s, len, MSG_NOSIGNAL);
+		ssize_t n = is_tty ? write(sock, s, len) : send(sock, s, len, MSG_NOSIGNAL);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -162,7 +167,8 @@ static void send_bytes(const void *p, size_t len)
 static void send_ack(const char *ack)
 {
 	trace("->", ack, 1);
-	while (send(sock, ack, 1, MSG_NOSIGNAL) < 0 && errno == EINTR)
+	while ((is_tty ? write(sock, ack, 1) : send(sock, ack, 1, MSG_NOSIGNAL)) < 0 &&
+	       errno == EINTR)
 		;
 }
 
@@ -199,10 +205,10 @@ static int next_byte(long deadline)
 			die(1, "poll: %s", strerror(errno));
 		if (r == 0)
 			return -2;
-		n = recv(sock, inbuf, sizeof(inbuf), 0);
+		n = is_tty ? read(sock, inbuf, sizeof(inbuf)) : recv(sock, inbuf, sizeof(inbuf), 0);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		if (n < 0 && errno != ECONNRESET)
+		if (n < 0 && errno != ECONNRESET && !(is_tty && errno == EIO))
 			die(1, "recv: %s", strerror(errno));
 		if (n <= 0)
 			return -1;
@@ -587,6 +593,20 @@ static int connect_to(const char *addr)
 	const char *colon;
 	int fd = -1, err;
 
+	if (strncmp(addr, "tty:", 4) == 0) {
+		struct termios tio;
+
+		fd = open(addr + 4, O_RDWR | O_NOCTTY);
+		if (fd < 0)
+			die(1, "open %s: %s", addr + 4, strerror(errno));
+		if (tcgetattr(fd, &tio) == 0) {
+			cfmakeraw(&tio);
+			tcsetattr(fd, TCSANOW, &tio);
+		}
+		signal(SIGPIPE, SIG_IGN);
+		is_tty = 1;
+		return fd;
+	}
 	if (strncmp(addr, "unix:", 5) == 0) {
 		struct sockaddr_un sun = {.sun_family = AF_UNIX};
 
@@ -600,7 +620,7 @@ static int connect_to(const char *addr)
 	}
 	colon = strrchr(addr, ':');
 	if (!colon || (size_t)(colon - addr) >= sizeof(host))
-		die(1, "bad address %s (want HOST:PORT, :PORT or unix:PATH)", addr);
+		die(1, "bad address %s (want HOST:PORT, :PORT, unix:PATH or tty:PATH)", addr);
 	memcpy(host, addr, (size_t)(colon - addr));
 	host[colon - addr] = '\0';
 	err = getaddrinfo(host[0] ? host : "localhost", colon + 1, &hints, &res);
@@ -623,7 +643,8 @@ static int connect_to(const char *addr)
 
 static void usage(void)
 {
-	fputs("usage: rspclient [-t SEC] [--quiet MS] [--noack] [-v] HOST:PORT|:PORT|unix:PATH "
+	fputs("usage: rspclient [-t SEC] [--quiet MS] [--noack] [-v] "
+	      "HOST:PORT|:PORT|unix:PATH|tty:PATH "
 	      "ITEM...\n"
 	      "ITEM: PAYLOAD | --raw BYTES | --send BYTES | --long PREFIX N | --nowait PAYLOAD |\n"
 	      "      --sleep MS | --expect-close | --wait-file PATH | --loop PAYLOAD | --notif\n"
