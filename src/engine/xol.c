@@ -453,7 +453,9 @@ enum xol_result xol_need_region(struct uthread *th, uint64_t len, bool exec, uin
 	}
 	if (!p->xol_sysinsn)
 		p->xol_sysinsn = find_sysinsn(p);
-	if (!p->xol_sysinsn || !is64(p) || inject_start(th, p->arch->nr_mmap, args, 0) < 0)
+	if (!is64(p))
+		args[4] = (uint32_t)-1; /* (a 32-bit process's mmap2: below 4 GiB) */
+	if (!p->xol_sysinsn || inject_start(th, p->arch->nr_mmap, args, 0) < 0)
 		return XOL_NO;
 	th->xol_inj->region = where;
 	p->xol_mapping = true;
