@@ -20,6 +20,7 @@
 #ifndef UTRACED_AGENT_INPROC_H
 #define UTRACED_AGENT_INPROC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -50,6 +51,12 @@ struct agent_inproc_frame32 {
 	uint32_t pushal[8];
 	uint32_t eflags;
 };
+
+/*
+ * Its bytes on the i386 stack: 44. (Not its sizeof in utraced, where a
+ * uint64_t aligns the struct to 8 and pads it to 48.)
+ */
+#define AGENT_INPROC_FRAME32_SIZE (offsetof(struct agent_inproc_frame32, eflags) + 4)
 
 /*
  * One breakpoint's program: its address (the pc the conditions see), its

@@ -277,7 +277,7 @@ static void test_unpatchable(void)
 
 /* i386's frame as the trampoline pushes it (A's registers r), in a fake stack at FRAME32. */
 #define ESP32	0x7000f000ull
-#define FRAME32 (ESP32 - sizeof(struct agent_inproc_frame32))
+#define FRAME32 (ESP32 - 44) /* (the i386 frame's size there: not its sizeof here) */
 static uint8_t stack32[64];
 
 static int read_stack32(void *ctx, uint64_t addr, void *buf, size_t len)
@@ -350,7 +350,7 @@ static void test_i386(void)
 	f.pushal[7] = 0x11, f.pushal[6] = 0x33, f.pushal[5] = 0x44, f.pushal[4] = 0x22;
 	f.pushal[3] = (uint32_t)ESP32 - 4, f.pushal[2] = 0x77, f.pushal[1] = 0x55;
 	f.pushal[0] = 0x66;
-	memcpy(stack32, &f, sizeof(f));
+	memcpy(stack32, &f, 44);
 	arch_patch_prepare(i386, mov_eax, sizeof(mov_eax), a32, tramp, agent, 0x10002000, &pt);
 	ok(!pt.why, "i386: patched (%s)", pt.why ? pt.why : "yes");
 	memcpy(&rel, pt.jump + 1, 4);

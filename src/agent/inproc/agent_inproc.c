@@ -47,6 +47,7 @@ void *memcpy(void *d, const void *s, size_t n)
  */
 typedef struct agent_inproc_frame32 frame_t;
 typedef uint32_t entry_ret;
+_Static_assert(sizeof(frame_t) == AGENT_INPROC_FRAME32_SIZE, "the trampoline's i386 frame");
 #define ENTRY_ABI __attribute__((regparm(2)))
 #else
 typedef struct agent_inproc_frame frame_t;

@@ -49,7 +49,7 @@
 
 #define JMP_LEN	     5
 #define FRAME_SIZE   sizeof(struct agent_inproc_frame)
-#define FRAME32_SIZE sizeof(struct agent_inproc_frame32)
+#define FRAME32_SIZE AGENT_INPROC_FRAME32_SIZE /* (44: not its sizeof here, 48) */
 #define REL32_MAX    0x7fffffffLL
 
 /* One trampoline being written. */
@@ -378,7 +378,7 @@ static bool from_frame32(struct arch_regs *r, uint64_t fa, arch_read_fn read, vo
 {
 	struct agent_inproc_frame32 f;
 
-	if (read(ctx, fa, &f, sizeof(f)) < 0)
+	if (read(ctx, fa, &f, FRAME32_SIZE) < 0)
 		return false;
 	/* pushal[7 - i]: eax, ecx, edx, ebx, (esp), ebp, esi, edi */
 	r->gp.rax = f.pushal[7];
