@@ -285,7 +285,7 @@ inferiors32: $(INFERIORS32)
 
 # E2E32: the end-to-end tests that also run against 32-bit (-m32) programs.
 E2E32 := attach_reader attach_signal attach_chains launch_break signals threads vectors engines_two_gdb catch_syscall ustrace_gdb thread_events \
-	agent_cond agent_dprintf xol_cond xol_engines
+	agent_cond agent_dprintf agent_nonstop xol_cond xol_engines
 E2E32_TESTS := $(wildcard $(patsubst %,tests/e2e/%.t,$(E2E32)))
 
 # libFuzzer harnesses: `make fuzz`; their corpus replay is part of `make check`.
