@@ -39,8 +39,9 @@ PURE_SRCS := $(wildcard src/util/*.c src/rsp/*.c src/arch/$(ARCH_DIR)/*.c src/ag
 	     src/gdb/gdb_tp_store.c
 SRCS      := $(PURE_SRCS) $(filter-out $(PURE_SRCS),$(wildcard src/gdb/*.c)) \
 	     $(wildcard src/engine/*.c src/endpoint/*.c) src/main.c
-PURE_OBJS := $(PURE_SRCS:%.c=$(B)/%.o) $(B)/gen/agent_inproc_blob.o
-OBJS      := $(SRCS:%.c=$(B)/%.o) $(B)/gen/agent_inproc_blob.o
+AGENT_OBJS := $(B)/gen/agent_inproc_blob.o $(B)/gen/agent_inproc32_blob.o
+PURE_OBJS := $(PURE_SRCS:%.c=$(B)/%.o) $(AGENT_OBJS)
+OBJS      := $(SRCS:%.c=$(B)/%.o) $(AGENT_OBJS)
 
 # ustrace: the strace core (src/strace/, pure) and its command line (src/ustrace/).
 # Syscall names, errno names and the decoder table are generated from the
@@ -107,31 +108,33 @@ $(B)/gen/agent_inproc_blob.c: $(B)/agent/agent_inproc.0.bin $(B)/agent/agent_inp
 	@mkdir -p $(dir $@)
 	src/agent/inproc/blob_gen.sh $(B)/agent/agent_inproc.0.elf $(B)/agent/agent_inproc.0.bin $(B)/agent/agent_inproc.0x10000.bin >$@
 else
-# The agent is x86-64 code: another CPU has none (its arch_desc.patch is
+# The agent is x86 code: another CPU has none (its arch_desc.patch is
 # false, so nothing maps it), and an empty blob says so.
-$(B)/gen/agent_inproc_blob.c:
+$(B)/gen/agent_inproc_blob.c $(B)/gen/agent_inproc32_blob.c:
 	@mkdir -p $(dir $@)
 	printf '%s\n' '/* No in-process agent for this CPU (docs/arm64.md): arch_desc.patch is false. */' \
-		'#include "agent/agent_inproc.h"' 'const unsigned char agent_inproc_blob[1];' \
-		'const unsigned long agent_inproc_blob_len = 0;' >$@
+		'#include "agent/agent_inproc.h"' 'const unsigned char $(basename $(notdir $@))[1];' \
+		'const unsigned long $(basename $(notdir $@))_len = 0;' >$@
 endif
-$(B)/gen/agent_inproc_blob.o: $(B)/gen/agent_inproc_blob.c
+$(B)/gen/agent_inproc_blob.o $(B)/gen/agent_inproc32_blob.o: $(B)/gen/%.o: $(B)/gen/%.c
 	$(CC) $(CFLAGS) -Isrc -c -o $@ $<
 .PRECIOUS: $(B)/agent/agent_inproc.%.elf $(B)/agent/agent_inproc.%.bin
 
 # The same agent for i386 (a 32-bit process's): esi the fixed frame pointer
-# (no r15 there), its own 64-bit divisions (libgcc's use esi). Not used by
-# utraced yet (no i386 trampoline): tested against the evaluator built for
-# i386 by tests/unit32/agent_inproc_i386 (docs/agent.md).
+# (no r15 there), its own 64-bit divisions (libgcc's use esi). utraced maps
+# it into 32-bit processes (x86_patch.c's i386 trampoline); tested against
+# the evaluator built for i386 by tests/unit32/agent_inproc_i386 (docs/agent.md).
 AGENT32_BLOB_CFLAGS := $(subst -ffixed-r15,-ffixed-esi,$(AGENT_BLOB_CFLAGS)) -m32
 $(B)/agent32/agent_inproc.%.elf: $(AGENT_BLOB_SRCS) src/agent/inproc/agent_inproc.ld $(wildcard src/agent/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(AGENT32_BLOB_CFLAGS) -Wl,--defsym=AGENT_BASE=$* -o $@ $(AGENT_BLOB_SRCS)
 $(B)/agent32/agent_inproc.%.bin: $(B)/agent32/agent_inproc.%.elf
 	objcopy -O binary -j .text -j .rodata $< $@
+ifeq ($(ARCH_DIR),x86)
 $(B)/gen/agent_inproc32_blob.c: $(B)/agent32/agent_inproc.0.bin $(B)/agent32/agent_inproc.0x10000.bin src/agent/inproc/blob_gen.sh
 	@mkdir -p $(dir $@)
 	src/agent/inproc/blob_gen.sh $(B)/agent32/agent_inproc.0.elf $(B)/agent32/agent_inproc.0.bin $(B)/agent32/agent_inproc.0x10000.bin agent_inproc32_blob >$@
+endif
 $(B)/tests/unit32/agent_inproc_i386: tests/unit32/agent_inproc_i386.c src/agent/agent_expr.c src/agent/agent_printf.c $(B)/gen/agent_inproc32_blob.c $(wildcard src/agent/*.h) tests/lib/tap.h tests/unit/agent_blob.h
 	@mkdir -p $(dir $@)
 	$(CC) -m32 -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc -Itests/lib -Itests/unit -o $@ \
@@ -281,7 +284,8 @@ $(B)/inferiors32/%: tests/inferiors/%.c $(wildcard tests/inferiors/*.h)
 inferiors32: $(INFERIORS32)
 
 # E2E32: the end-to-end tests that also run against 32-bit (-m32) programs.
-E2E32 := attach_reader attach_signal attach_chains launch_break signals threads vectors engines_two_gdb catch_syscall ustrace_gdb thread_events
+E2E32 := attach_reader attach_signal attach_chains launch_break signals threads vectors engines_two_gdb catch_syscall ustrace_gdb thread_events \
+	agent_cond agent_dprintf agent_nonstop xol_cond xol_engines
 E2E32_TESTS := $(wildcard $(patsubst %,tests/e2e/%.t,$(E2E32)))
 
 # libFuzzer harnesses: `make fuzz`; their corpus replay is part of `make check`.

@@ -5,6 +5,7 @@
 # gdbserver would take minutes for the millions needed here.
 #
 #   bench/agent.sh [THREADS:CALLS_EACH ...]   (default 1:20000000 8:2500000 64:312500)
+#   BITS=32 bench/agent.sh ...                the same with a 32-bit (-m32) program
 #
 # For each: the program alone, then a gdb session through utraced with
 # `break hit if i == -1` (condition-evaluation target) from start to exit,
@@ -15,6 +16,12 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$TOP/build
 PROG=$B/bench/cond_threads
+if [[ ${BITS:-64} == 32 ]]; then # (the i386 agent and trampolines)
+	PROG=$B/bench32/cond_threads
+	mkdir -p "$B/bench32"
+	[[ -x $PROG && $PROG -nt $TOP/bench/cond_threads.c ]] ||
+		gcc -m32 -std=gnu11 -g -O0 -pthread -o "$PROG" "$TOP/bench/cond_threads.c"
+fi
 [[ -x $PROG && -x $B/utraced ]] || make -C "$TOP" -s all "$PROG" >/dev/null
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT

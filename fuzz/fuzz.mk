@@ -41,8 +41,8 @@ $(FZ)/robj/%.o: %.c
 $(FZ)/robj/src/endpoint/ep_fuse.o: FUZZ_BASE += $(FUSE_CFLAGS)
 $(FZ)/robj/src/strace/%.o $(FZ)/robj/src/ustrace/%.o: | $(TRC_GEN)
 
-# (the in-process agent's blob is data: its plain object does)
-$(FZ)/libreplay.a: $(FUZZ_SRCS:%.c=$(FZ)/robj/%.o) $(B)/gen/agent_inproc_blob.o
+# (the in-process agent's blobs are data: their plain objects do)
+$(FZ)/libreplay.a: $(FUZZ_SRCS:%.c=$(FZ)/robj/%.o) $(AGENT_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -60,7 +60,7 @@ $(FZ)/obj/%.o: %.c
 $(FZ)/obj/src/endpoint/ep_fuse.o: FUZZ_BASE += $(FUSE_CFLAGS)
 $(FZ)/obj/src/strace/%.o $(FZ)/obj/src/ustrace/%.o: | $(TRC_GEN)
 
-$(FZ)/libfuzzed.a: $(FUZZ_SRCS:%.c=$(FZ)/obj/%.o) $(B)/gen/agent_inproc_blob.o
+$(FZ)/libfuzzed.a: $(FUZZ_SRCS:%.c=$(FZ)/obj/%.o) $(AGENT_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 

@@ -20,6 +20,7 @@
 #ifndef UTRACED_AGENT_INPROC_H
 #define UTRACED_AGENT_INPROC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -38,8 +39,9 @@ struct agent_inproc_frame {
 
 /*
  * The i386 agent's frame (no red zone there): the trampoline does
- * pushfl, pushal, then makes room for the mark (below), and calls the
- * entry with the frame in eax and the program in edx (regparm(2)).
+ * pushfl, pushal, then pushes a zero mark (below: it must not be a
+ * previous hit's, left on the stack), and calls the entry with the frame
+ * in eax and the program in edx (regparm(2)).
  * pushal[7 - i] is i386 register i of gdb's numbering (eax, ecx, edx,
  * ebx, esp, ebp, esi, edi); the esp slot holds the stack pointer after
  * the pushfl: the thread's own is 4 more.
@@ -49,6 +51,12 @@ struct agent_inproc_frame32 {
 	uint32_t pushal[8];
 	uint32_t eflags;
 };
+
+/*
+ * Its bytes on the i386 stack: 44. (Not its sizeof in utraced, where a
+ * uint64_t aligns the struct to 8 and pads it to 48.)
+ */
+#define AGENT_INPROC_FRAME32_SIZE (offsetof(struct agent_inproc_frame32, eflags) + 4)
 
 /*
  * One breakpoint's program: its address (the pc the conditions see), its
@@ -225,8 +233,13 @@ typedef uint32_t __attribute__((regparm(2))) (*agent_inproc_entry32_fn)(
 	struct agent_inproc_frame32 *f, const struct agent_inproc_prog *prog);
 #endif
 
-/* The blob (generated from agent_inproc.c): copied as is, entry at offset 0. */
+/*
+ * The blobs (generated from agent_inproc.c): copied as they are, entry at
+ * offset 0; the i386 one (agent_inproc32_blob) for a 32-bit process.
+ */
 extern const unsigned char agent_inproc_blob[];
 extern const unsigned long agent_inproc_blob_len;
+extern const unsigned char agent_inproc32_blob[];
+extern const unsigned long agent_inproc32_blob_len;
 
 #endif

@@ -272,10 +272,11 @@ bool arch_xol_fixup(const struct arch_xol *x, uint64_t slot, const struct arch_d
 		    struct arch_regs *r);
 
 /*
- * A breakpoint patched into the code (x86_patch.c): a jmp at addr to a
- * trampoline that has the in-process agent (src/agent/agent_inproc.h)
- * evaluate its conditions, then either runs the relocated instruction and
- * jumps back (false) or traps with every register as at addr (true).
+ * A breakpoint patched into the code (x86_patch.c: amd64 and i386): a jmp
+ * at addr to a trampoline that has the in-process agent
+ * (src/agent/agent_inproc.h, the personality's blob) evaluate its
+ * conditions, then either runs the relocated instruction and jumps back
+ * (false) or traps with every register as at addr (true).
  * Pure, like the out-of-line step: the engine writes code[] at tramp and
  * jump[] at addr.
  */
@@ -287,7 +288,7 @@ bool arch_xol_fixup(const struct arch_xol *x, uint64_t slot, const struct arch_d
 enum arch_patch_how {
 	ARCH_PATCH_RSP_UP,	    /* all as they were, but rsp is n bytes lower */
 	ARCH_PATCH_FRAME_BELOW_RSP, /* in the frame at rsp - n */
-	ARCH_PATCH_FRAME_IN_R15,    /* in the frame r15 points to */
+	ARCH_PATCH_FRAME_IN_REG,    /* in the frame its register points to (r15; i386: esi) */
 	ARCH_PATCH_AT_A,	    /* all as they were */
 };
 
@@ -305,8 +306,9 @@ struct arch_patch {
 	size_t replaced; /* bytes of the instructions replaced (the jmp's and what follows) */
 	uint8_t code[ARCH_PATCH_TRAMP];
 	size_t code_len;
-	size_t go_off;	/* the relocated instructions: a thread at addr goes on from here */
-	size_t hit_off; /* just past the int3: a SIGTRAP here is a true hit */
+	size_t go_off;	 /* the relocated instructions: a thread at addr goes on from here */
+	size_t hit_off;	 /* just past the int3: a SIGTRAP here is a true hit */
+	size_t mark_off; /* the agent's mark (AGENT_OUT_MARK): this far into the frame */
 	unsigned ninsns;
 	uint64_t insn_addr[ARCH_PATCH_INSNS]; /* each replaced instruction ... */
 	size_t reloc_off[ARCH_PATCH_INSNS];   /* ... its relocated copy in code[] */
@@ -373,13 +375,17 @@ enum arch_patch_where arch_patch_rollback(const struct arch_patch *pt, uint64_t 
 					  bool in_agent, const struct arch_desc *d,
 					  struct arch_regs *r, arch_read_fn read, void *ctx);
 /*
- * The address of the frame (struct agent_inproc_frame) of a thread
+ * The address of the frame (struct agent_inproc_frame, i386's
+ * agent_inproc_frame32) of a thread
  * stopped there (before arch_patch_rollback), or 0 where there is none
  * yet, or none any more: where the agent's mark can be read.
  */
 uint64_t arch_patch_frame(const struct arch_patch *pt, uint64_t tramp, bool in_agent,
-			  const struct arch_regs *r);
-/* Where a thread in the agent has the return address of the trampoline's call to it. */
+			  const struct arch_desc *d, const struct arch_regs *r);
+/*
+ * Where a thread in the agent has the return address of the trampoline's
+ * call to it (d->ptr_size bytes).
+ */
 uint64_t arch_patch_agent_ret_slot(const struct arch_desc *d, const struct arch_regs *r);
 
 #endif

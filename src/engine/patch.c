@@ -19,11 +19,14 @@
  * a trampoline when it goes. Memory reads show the original bytes, as
  * under an int3; a step, in place, lifts the jmp like the int3.
  *
+ * A 32-bit process gets the i386 build of the agent (agent_inproc32_blob)
+ * and i386 trampolines; everything it is given is below 4 GiB (its own
+ * mmap2 maps nothing higher).
+ *
  * What is not patched stays an int3 with its reason in `monitor utraced
  * stats`: a second engine's dprintf or unconditional breakpoint at the
- * address, a 32-bit process, an instruction shorter than the jmp, one that
- * cannot run elsewhere, conditions too long for the program slot, no page
- * in reach.
+ * address, an instruction shorter than the jmp, one that cannot run
+ * elsewhere, conditions too long for the program slot, no page in reach.
  */
 #include "engine_int.h"
 #include "../agent/agent.h"
@@ -39,6 +42,17 @@
 #define TRAMP_SLOTS (ARCH_PATCH_TRAMP / ARCH_XOL_SLOT)
 #define PROG_BYTES  512
 #define PATCH_SLOTS (TRAMP_SLOTS + PROG_BYTES / ARCH_XOL_SLOT)
+
+/* The agent's code for p's personality: the i386 build for a 32-bit process. */
+static const unsigned char *agent_blob(const struct uproc *p, size_t *len)
+{
+	if (p->arch->ptr_size == 4) {
+		*len = agent_inproc32_blob_len;
+		return agent_inproc32_blob;
+	}
+	*len = agent_inproc_blob_len;
+	return agent_inproc_blob;
+}
 
 const uint8_t *patch_bytes(const struct uproc *p, const struct swbp *bp, size_t *len)
 {
@@ -144,23 +158,25 @@ static enum xol_result make_room(struct uthread *th, struct swbp *bp, uint64_t *
 {
 	struct uproc *p = th->p;
 	enum xol_result r;
+	size_t len;
+	const unsigned char *blob = agent_blob(p, &len);
 
+	if (!len)
+		return give_up(p, bp, "no agent for this personality");
 	if (!p->agent_map) {
-		r = xol_need_region(th, agent_inproc_blob_len + sizeof(OUT_NAME), true, 0,
-				    &p->agent_map);
+		r = xol_need_region(th, len + sizeof(OUT_NAME), true, 0, &p->agent_map);
 		return r == XOL_NO ? give_up(p, bp, "no room for the agent") : r;
 	}
 	if (!p->agent_at) {
-		if (mem_write_raw(p, p->agent_map, agent_inproc_blob, agent_inproc_blob_len) !=
-			    (ssize_t)agent_inproc_blob_len ||
-		    mem_write_raw(p, p->agent_map + agent_inproc_blob_len, OUT_NAME,
-				  sizeof(OUT_NAME)) != (ssize_t)sizeof(OUT_NAME))
+		if (mem_write_raw(p, p->agent_map, blob, len) != (ssize_t)len ||
+		    mem_write_raw(p, p->agent_map + len, OUT_NAME, sizeof(OUT_NAME)) !=
+			    (ssize_t)sizeof(OUT_NAME))
 			return give_up(p, bp, "agent not written");
 		p->agent_at = p->agent_map;
 	}
 	if ((bp->cond_ncmds || bp->trace_on) && !p->agent_out) { /* the output region */
-		r = xol_need_region(th, sizeof(struct agent_out_region), false,
-				    p->agent_map + agent_inproc_blob_len, &p->agent_out);
+		r = xol_need_region(th, sizeof(struct agent_out_region), false, p->agent_map + len,
+				    &p->agent_out);
 		return r == XOL_NO ? give_up(p, bp, "no output region") : r;
 	}
 	*at = xol_take(p, bp->addr, PATCH_SLOTS);
@@ -433,11 +449,15 @@ static int read_stack(void *ctx, uint64_t addr, void *buf, size_t len)
 /* The patched breakpoint whose trampoline (or agent call) r's pc is in; NULL: none. */
 static struct swbp *patch_at_pc(struct uproc *p, const struct arch_regs *r, bool *in_agent)
 {
-	uint64_t pc = arch_pc(p->arch, r), ret;
+	uint64_t pc = arch_pc(p->arch, r), ret = 0;
+	size_t len;
 
-	*in_agent = pc >= p->agent_at && pc < p->agent_at + agent_inproc_blob_len;
+	agent_blob(p, &len);
+	*in_agent = pc >= p->agent_at && pc < p->agent_at + len;
 	if (*in_agent) {
-		if (read_stack(p, arch_patch_agent_ret_slot(p->arch, r), &ret, 8) < 0)
+		/* (little-endian: a 32-bit process's 4 bytes are the low ones) */
+		if (read_stack(p, arch_patch_agent_ret_slot(p->arch, r), &ret, p->arch->ptr_size) <
+		    0)
 			return NULL;
 		pc = ret;
 	}
@@ -453,13 +473,12 @@ static struct swbp *patch_at_pc(struct uproc *p, const struct arch_regs *r, bool
  * records (the agent's mark, and its ring's head moved past it)? Then
  * it goes on past its breakpoint: taken back, it would print again.
  */
-static bool printed_already(struct uproc *p, uint64_t frame)
+static bool printed_already(struct uproc *p, const struct bp_patch *pt, uint64_t frame)
 {
 	uint64_t mark, head;
 	unsigned slot;
 
-	if (!frame || !p->agent_out ||
-	    read_stack(p, frame + 8 * AGENT_INPROC_RSP_SLOT, &mark, 8) < 0 ||
+	if (!frame || !p->agent_out || read_stack(p, frame + pt->code.mark_off, &mark, 8) < 0 ||
 	    !(mark & AGENT_OUT_MARK))
 		return false;
 	slot = AGENT_OUT_MARK_SLOT(mark);
@@ -482,8 +501,8 @@ static bool printed_already(struct uproc *p, uint64_t frame)
 static bool roll_back(struct uproc *p, struct swbp *bp, bool in_agent, struct arch_regs *r,
 		      enum arch_patch_where *w, bool *past)
 {
-	uint64_t frame = arch_patch_frame(&bp->patch->code, bp->patch->at, in_agent, r);
-	bool printed = printed_already(p, frame);
+	uint64_t frame = arch_patch_frame(&bp->patch->code, bp->patch->at, in_agent, p->arch, r);
+	bool printed = printed_already(p, bp->patch, frame);
 
 	*w = arch_patch_rollback(&bp->patch->code, bp->patch->at, in_agent, p->arch, r, read_stack,
 				 p);

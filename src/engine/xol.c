@@ -522,9 +522,11 @@ enum xol_result xol_need_region(struct uthread *th, uint64_t len, bool exec, uin
 	}
 	if (!p->xol_sysinsn)
 		p->xol_sysinsn = find_sysinsn(p);
-	if (!p->xol_sysinsn || !is64(p))
+	if (!p->xol_sysinsn)
 		return XOL_NO;
-	if (name && !exec && p->arch->nr_memfd_create &&
+	if (!is64(p))
+		args[4] = (uint32_t)-1; /* (a 32-bit process's mmap2: below 4 GiB) */
+	if (name && !exec && is64(p) && p->arch->nr_memfd_create &&
 	    inject_start(th, p->arch->nr_memfd_create, memfd, 0) == 0)
 		th->xol_inj->len = args[1]; /* (the mmap follows: memfd_made) */
 	else if (inject_start(th, p->arch->nr_mmap, args, 0) < 0)

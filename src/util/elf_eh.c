@@ -5,7 +5,8 @@
  * function has C++ landing pads (an LSDA), which the unwinder jumps to
  * without any jump in the code.
  *
- * The x86-64 ABI requires .eh_frame for every function, stripped or not,
+ * The x86-64 ABI requires .eh_frame for every function, stripped or not
+ * (gcc emits it for i386 Linux programs too),
  * and the linker's PT_GNU_EH_FRAME points at its sorted index. Every
  * offset, length and encoding comes from a file that may be anything: each
  * is checked before use, and an encoding we do not read is an answer of
@@ -35,6 +36,7 @@ struct eh_buf {
 	const uint8_t *b;
 	size_t len;
 	uint64_t addr;
+	size_t ptr_size; /* an absptr's bytes: 4 in a 32-bit file */
 };
 
 /* Read an encoded pointer at *at; false if out of bounds or an encoding we do not read. */
@@ -61,6 +63,8 @@ static bool eh_ptr(const struct eh_buf *e, size_t *at, uint8_t enc, uint64_t dat
 		n = 4;
 		break;
 	case DW_EH_PE_absptr:
+		n = e->ptr_size;
+		break;
 	case DW_EH_PE_udata8:
 	case DW_EH_PE_sdata8:
 		n = 8;
@@ -70,7 +74,7 @@ static bool eh_ptr(const struct eh_buf *e, size_t *at, uint8_t enc, uint64_t dat
 	}
 	if (*at > e->len || e->len - *at < n)
 		return false;
-	if (n == 4) {
+	if (n == 4) { /* (a 32-bit absptr: unsigned) */
 		uint32_t u;
 
 		memcpy(&u, e->b + *at, 4);
@@ -234,13 +238,13 @@ int elf_eh_func(int fd, const Elf64_Ehdr *eh, uint64_t size, uint64_t vaddr, str
 	int err;
 
 	for (unsigned i = 0; i < eh->e_phnum && i < ELF_MAX_SECTIONS; i++) {
-		if (!elf_read_at(fd, eh->e_phoff + (uint64_t)i * sizeof(ph), &ph, sizeof(ph), size))
+		if (!elf_phdr_at(fd, eh, size, i, &ph))
 			return -ENOEXEC;
 		if (ph.p_type == PT_GNU_EH_FRAME)
 			hdr = ph;
 	}
 	for (unsigned i = 0; hdr.p_type && i < eh->e_phnum && i < ELF_MAX_SECTIONS; i++) {
-		if (!elf_read_at(fd, eh->e_phoff + (uint64_t)i * sizeof(ph), &ph, sizeof(ph), size))
+		if (!elf_phdr_at(fd, eh, size, i, &ph))
 			return -ENOEXEC;
 		if (ph.p_type == PT_LOAD && hdr.p_vaddr >= ph.p_vaddr &&
 		    hdr.p_vaddr - ph.p_vaddr < ph.p_filesz)
@@ -253,7 +257,8 @@ int elf_eh_func(int fd, const Elf64_Ehdr *eh, uint64_t size, uint64_t vaddr, str
 		return -ENOMEM;
 	err = -ENOENT;
 	if (elf_read_at(fd, seg.p_offset, buf, seg.p_filesz, size)) {
-		e = (struct eh_buf){buf, seg.p_filesz, seg.p_vaddr};
+		e = (struct eh_buf){buf, seg.p_filesz, seg.p_vaddr,
+				    eh->e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8};
 		err = eh_lookup(&e, hdr.p_vaddr, vaddr, out);
 	}
 	free(buf);

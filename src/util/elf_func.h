@@ -19,8 +19,8 @@ struct elf_func {
 /*
  * The function (a sized FUNC symbol of .symtab, else .dynsym, else the
  * unwind entry of .eh_frame_hdr) containing the byte at file offset
- * file_off of the 64-bit ELF file fd; has_lsda from the unwind entry.
- * Returns 0, -ENOENT (none: not code), -ENOEXEC (not a 64-bit ELF file,
+ * file_off of the ELF file fd (64- or 32-bit); has_lsda from the unwind entry.
+ * Returns 0, -ENOENT (none: not code), -ENOEXEC (not an ELF file we read,
  * or broken) or -ENOMEM.
  */
 int elf_func_at(int fd, uint64_t file_off, struct elf_func *out);

@@ -8,12 +8,20 @@
 # in its hot path, detach: the program's code is the file's again and it
 # runs on to its end; a condition true now and then (patched again after
 # each stop, nothing stepped in place). Each time, utraced says the
-# breakpoint was patched.
+# breakpoint was patched. Also run against the 32-bit build (make check's
+# E2E32 set): i386 trampolines, i in memory at the frame pointer there.
 . "$(dirname "$0")/../lib/e2e.sh"
 
 PROG=$INFDIR/agent_conds
 N=200000
 SETUP=('set breakpoint condition-evaluation target')
+# a register: i itself (amd64: rsi); i386 has it on the stack, read through
+# ebp (after the prologue) or esp (at the function's first instruction)
+if [[ $(pc_register "$PROG") == eip ]]; then
+	REG_I='*(long *) ($ebp + 12)' ENTRY_I='*(long *) ($esp + 8)'
+else
+	REG_I='$rsi' ENTRY_I='$rsi'
+fi
 
 stats_of() {
 	sed -n "s/^$1: \\([0-9]*\\).*/\\1/p" <<<"$GDB_OUT" | tail -1
@@ -37,7 +45,7 @@ cond_case() {
 
 cond_case 'a local' "i == $((N - 7))" $((N - 7))
 cond_case 'a global' 'g_flag == 1' $((N / 2))
-cond_case 'a register' "\$rsi == 123457" 123457
+cond_case 'a register' "$REG_I == 123457" 123457
 cond_case 'memory through a pointer' "it->next->val + i == 150043" 150003
 
 # --- a condition true now and then: gdb takes its breakpoints out at each
@@ -89,7 +97,7 @@ server_exits || true
 STRIPPED=$WORK/agent_conds.stripped
 objcopy --strip-all "$PROG" "$STRIPPED"
 launch "$STRIPPED" "$N"
-remote_gdb "$PROG" "${SETUP[@]}" "break *visit if \$rsi == 123457" continue 'print $rsi' \
+remote_gdb "$PROG" "${SETUP[@]}" "break *visit if $ENTRY_I == 123457" continue "print $ENTRY_I" \
 	'monitor utraced stats' continue
 is "$(grep -c '^Breakpoint 1, ' <<<"$GDB_OUT")" 1 'stripped: one hit reported'
 like "$GDB_OUT" '^\$1 = 123457$' 'stripped: the one with i = 123457'

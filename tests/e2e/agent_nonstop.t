@@ -11,7 +11,8 @@
 PROG=$INFDIR/agent_conds
 skip_all_for_gdbserver 'utraced: patched breakpoints'
 
-# visit's body: its first two instructions (4 bytes each at -O0)
+# visit's body: its first two instructions (4 bytes each at -O0; 3 each in
+# the 32-bit build, also run by make check's E2E32 set)
 ex_args 'info line agent_conds.c:'"$(line_of agent_conds.c visit-body)" 'x/2i $_'
 run_gdb "$PROG" "${EX[@]}"
 mapfile -t INSNS < <(sed -n 's/^ *\(=> \)\?\(0x[0-9a-f]*\) <visit+[0-9]*>:.*/\2/p' <<<"$GDB_OUT")
@@ -31,7 +32,12 @@ unlike "$RSP_OUT" '^E' "Z0 under the jmp while the threads run: no error (it was
 	diag "$RSP_OUT"
 stop=$(grep '^%Stop:T05' <<<"$RSP_OUT" | head -1)
 like "$stop" "swbreak" '... and the next call stops there, a breakpoint hit' || diag "$RSP_OUT"
-pc_le=$(printf '%016x' $((BIAS + INSNS[1])) | fold -w2 | tac | tr -d '\n')
-like "$stop" ";10:$pc_le;" '... at its address'
+# (the pc: rip, register 0x10, 8 bytes; a 32-bit program's eip, 8, 4 bytes)
+if [[ $(pc_register "$PROG") == eip ]]; then
+	pc_le=$(printf '%08x' $((BIAS + INSNS[1])) | fold -w2 | tac | tr -d '\n') pc_reg=08
+else
+	pc_le=$(printf '%016x' $((BIAS + INSNS[1])) | fold -w2 | tac | tr -d '\n') pc_reg=10
+fi
+like "$stop" ";$pc_reg:$pc_le;" '... at its address'
 
 done_testing

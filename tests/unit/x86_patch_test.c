@@ -11,6 +11,8 @@
  *    arch_patch_rollback gives the registers of A (or, in the relocated
  *    instruction, of after it), and the vector state is untouched.
  */
+#include <Zydis/Zydis.h>
+
 #include "agent/agent_inproc.h"
 #include "x86_child.h"
 
@@ -268,8 +270,141 @@ static void test_unpatchable(void)
 			   PROG, &pt);
 	ok(pt.why && !strcmp(pt.why, "trampoline out of range"), "3 GiB away: not patched (%s)",
 	   pt.why);
-	arch_patch_prepare(i386, (const uint8_t *)"\xb8\1\2\3\4", 5, A, TRAMP, AGENT, PROG, &pt);
-	ok(pt.why && !strcmp(pt.why, "32-bit"), "i386: not patched (%s)", pt.why);
+	arch_patch_prepare(i386, (const uint8_t *)"\xb8\1\2\3\4", 5, 0x08049000, 1ull << 32,
+			   0x10000, 0x20000, &pt);
+	ok(pt.why && !strcmp(pt.why, "above 4 GiB"), "i386, above 4 GiB: not patched (%s)", pt.why);
+}
+
+/* i386's frame as the trampoline pushes it (A's registers r), in a fake stack at FRAME32. */
+#define ESP32	0x7000f000ull
+#define FRAME32 (ESP32 - 44) /* (the i386 frame's size there: not its sizeof here) */
+static uint8_t stack32[64];
+
+static int read_stack32(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	(void)ctx;
+	if (addr < FRAME32 || addr + len > FRAME32 + sizeof(stack32))
+		return -EFAULT;
+	memcpy(buf, stack32 + (addr - FRAME32), len);
+	return 0;
+}
+
+static bool same32(const struct user_regs_struct *a, const struct user_regs_struct *b)
+{
+	return a->rax == b->rax && a->rbx == b->rbx && a->rcx == b->rcx && a->rdx == b->rdx &&
+	       a->rsi == b->rsi && a->rdi == b->rdi && a->rbp == b->rbp && a->rsp == b->rsp &&
+	       a->rip == b->rip && a->eflags == b->eflags;
+}
+
+/* The registers of a thread at trampoline point p (its other registers the agent's junk). */
+static void at_point32(const struct arch_patch_point *p, const struct user_regs_struct *a,
+		       struct user_regs_struct *r)
+{
+	*r = *a;
+	if (p->how == ARCH_PATCH_RSP_UP) {
+		r->rsp = ESP32 - p->n;
+		return;
+	}
+	if (p->how == ARCH_PATCH_AT_A)
+		return;
+	r->rax = 0xdead0001, r->rcx = 0xdead0002, r->rdx = 0xdead0003, r->eflags = 0x202;
+	if (p->how == ARCH_PATCH_FRAME_BELOW_RSP) { /* the pops: some back already */
+		r->rsp = FRAME32 + p->n;
+		return;
+	}
+	r->rsi = FRAME32;
+	r->rsp = (FRAME32 & ~15ull) - 16;
+}
+
+/*
+ * The i386 trampoline: its code is i386 instructions, each point on one's
+ * start; a thread at any point (or in the agent, esi its frame) rolled
+ * back to exactly A's registers; the int3's trap is a hit. (Executed for
+ * real against 32-bit programs by tests/e2e/agent_cond.t and others in
+ * make check's 32-bit set.)
+ */
+static void test_i386(void)
+{
+	static const uint8_t mov_eax[] = {0xb8, 1, 2, 3, 4},
+			     head[] = {0x9c, 0x60, 0x6a, 0, 0x6a, 0};
+	const struct arch_desc *i386 = arch_get(ARCH_I386);
+	const uint64_t a32 = 0x08049000, tramp = 0x10000200, agent = 0x10001000;
+	struct user_regs_struct a = {.rax = 0x11,
+				     .rbx = 0x22,
+				     .rcx = 0x33,
+				     .rdx = 0x44,
+				     .rsi = 0x55,
+				     .rdi = 0x66,
+				     .rbp = 0x77,
+				     .rsp = ESP32,
+				     .rip = a32,
+				     .eflags = 0x8d7};
+	struct agent_inproc_frame32 f = {.mark = 0, .eflags = 0x8d7};
+	unsigned bad = 0, n = 0;
+	struct arch_patch pt;
+	struct arch_regs ar;
+	ZydisDecoder dec;
+	ZydisDecodedInstruction in;
+	uint32_t rel;
+
+	f.pushal[7] = 0x11, f.pushal[6] = 0x33, f.pushal[5] = 0x44, f.pushal[4] = 0x22;
+	f.pushal[3] = (uint32_t)ESP32 - 4, f.pushal[2] = 0x77, f.pushal[1] = 0x55;
+	f.pushal[0] = 0x66;
+	memcpy(stack32, &f, 44);
+	arch_patch_prepare(i386, mov_eax, sizeof(mov_eax), a32, tramp, agent, 0x10002000, &pt);
+	ok(!pt.why, "i386: patched (%s)", pt.why ? pt.why : "yes");
+	memcpy(&rel, pt.jump + 1, 4);
+	ok(pt.jump_len == 5 && pt.jump[0] == 0xe9 && a32 + 5 + rel == tramp,
+	   "i386: a jmp rel32 to the trampoline");
+	ok(!memcmp(pt.code, head, sizeof(head)) && pt.mark_off == 0 &&
+		   pt.code[pt.hit_off - 1] == 0xcc,
+	   "i386: pushfl, pushal, a zero mark; the mark at the frame's start; int3 at the end");
+	ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LEGACY_32, ZYDIS_STACK_WIDTH_32);
+	for (size_t off = 0; off < pt.code_len; off += in.length) {
+		bool boundary = false;
+
+		if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&dec, NULL, pt.code + off,
+								pt.code_len - off, &in)))
+			break;
+		for (unsigned i = 0; i < pt.npoints; i++)
+			boundary |= pt.points[i].off == off;
+		bad += !boundary &&
+		       (off < pt.go_off || off >= pt.reloc_off[0] + pt.reloc[0].code_len);
+		n++;
+	}
+	ok(!bad && n > 20, "i386: every instruction of the trampoline a point (%u, %u bad)", n,
+	   bad);
+	bad = 0;
+	for (unsigned i = 0; i < pt.npoints; i++) {
+		enum arch_patch_where w;
+
+		at_point32(&pt.points[i], &a, &ar.gp);
+		ar.gp.rip = tramp + pt.points[i].off;
+		if (pt.points[i].how == ARCH_PATCH_FRAME_IN_REG &&
+		    arch_patch_frame(&pt, tramp, false, i386, &ar) != FRAME32)
+			bad++;
+		w = arch_patch_rollback(&pt, tramp, false, i386, &ar, read_stack32, NULL);
+		if (w != ARCH_PATCH_BACK || !same32(&ar.gp, &a)) {
+			diag("    point %u (+%u, how %u): where %d, esp %#llx", i, pt.points[i].off,
+			     pt.points[i].how, w, ar.gp.rsp);
+			bad++;
+		}
+	}
+	ok(!bad, "i386: each of %u points rolled back to A's registers", pt.npoints);
+	at_point32(&(struct arch_patch_point){.how = ARCH_PATCH_FRAME_IN_REG}, &a, &ar.gp);
+	ar.gp.rip = agent + 0x123;
+	ok(arch_patch_frame(&pt, tramp, true, i386, &ar) == FRAME32 &&
+		   arch_patch_agent_ret_slot(i386, &ar) == (FRAME32 & ~15ull) - 4 &&
+		   arch_patch_rollback(&pt, tramp, true, i386, &ar, read_stack32, NULL) ==
+			   ARCH_PATCH_BACK &&
+		   same32(&ar.gp, &a),
+	   "i386: in the agent: the frame by esi, the return address below it, back at A");
+	ar.gp = a;
+	ar.gp.rip = tramp + pt.hit_off;
+	ok(arch_patch_rollback(&pt, tramp, false, i386, &ar, read_stack32, NULL) ==
+			   ARCH_PATCH_HIT &&
+		   same32(&ar.gp, &a),
+	   "i386: after the int3: a hit at A");
 }
 
 /*
@@ -328,5 +463,6 @@ int main(void)
 	waitpid(child, NULL, 0);
 	test_unpatchable();
 	test_check_func();
+	test_i386();
 	return done_testing();
 }

@@ -42,11 +42,14 @@ void *memcpy(void *d, const void *s, size_t n)
 /*
  * The i386 build (Makefile: -m32, -ffixed-esi for the frame pointer):
  * struct agent_inproc_frame32, the thread pointer at %gs:0 (the i386 TLS
- * ABI's), regparm(2) entry; no 'R' block for fast tracepoints (their
- * frame is amd64's: those trap, utraced collects).
+ * ABI's), regparm(2) entry. A fast tracepoint's 'R' block has amd64's
+ * layout, the i386 registers in the slots of their amd64 namesakes
+ * (eax in rax's, ...): utraced reads it through the process's own
+ * register table, as it reads a 32-bit thread's PTRACE_GETREGS.
  */
 typedef struct agent_inproc_frame32 frame_t;
 typedef uint32_t entry_ret;
+_Static_assert(sizeof(frame_t) == AGENT_INPROC_FRAME32_SIZE, "the trampoline's i386 frame");
 #define ENTRY_ABI __attribute__((regparm(2)))
 #else
 typedef struct agent_inproc_frame frame_t;
@@ -167,6 +170,11 @@ static uint64_t thread_pointer(void)
 	__asm__ volatile("mov %%gs:0, %0" : "=r"(tp));
 	return tp;
 }
+
+/* gdb's i386 numbers 0..7 into the slots of rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp. */
+static const uint8_t regs_slot_src[8] = {0, 3, 1, 2, 6, 7, 5, 4};
+#define REGS_GPRS  8
+#define TP_FS_BASE 0 /* the thread pointer is gs's base on i386 */
 #else
 static int inproc_read_reg(void *ctx, int regnum, uint64_t *val)
 {
@@ -199,6 +207,10 @@ static uint64_t thread_pointer(void)
 	__asm__ volatile("mov %%fs:0, %0" : "=r"(tp));
 	return tp;
 }
+
+static const uint8_t regs_slot_src[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+#define REGS_GPRS  16
+#define TP_FS_BASE 1 /* (the TLS ABI: %fs:0 is the thread pointer, fs's base) */
 #endif
 
 /* The calling thread's ring: the one it owns, or a free one it takes. */
@@ -477,19 +489,18 @@ static bool put_regs(struct inproc_ctx *c)
 {
 	struct agent_trace_regs r;
 
-#ifdef __i386__
-	return false; /* (amd64's block: utraced collects an i386 hit's registers) */
-#endif
 	if (!frame_room(c, 1 + sizeof(r)))
 		return false;
 	for (int i = 0; i < 16; i++)
-		inproc_read_reg(c, i, &r.gpr[i]);
+		r.gpr[i] = 0;
+	for (int i = 0; i < REGS_GPRS; i++)
+		inproc_read_reg(c, regs_slot_src[i], &r.gpr[i]);
 	r.rip = c->prog->pc;
 	r.eflags = c->f->eflags;
 	for (int i = 0; i < 6; i++)
 		r.seg[i] = seg(i);
-	r.fs_base = thread_pointer(); /* (the TLS ABI: %fs:0 is the thread pointer, fs's base) */
-	r.gs_base = 0;
+	r.fs_base = TP_FS_BASE ? thread_pointer() : 0;
+	r.gs_base = TP_FS_BASE ? 0 : thread_pointer();
 	ring_put(c, "R", 1);
 	ring_put(c, &r, sizeof(r));
 	c->cost += 1 + (uint64_t)c->prog->regs_len;

@@ -87,9 +87,9 @@ enum arch_patch_where arch_patch_rollback(const struct arch_patch *pt, uint64_t 
 }
 
 uint64_t arch_patch_frame(const struct arch_patch *pt, uint64_t tramp, bool in_agent,
-			  const struct arch_regs *r)
+			  const struct arch_desc *d, const struct arch_regs *r)
 {
-	(void)pt, (void)tramp, (void)in_agent, (void)r;
+	(void)pt, (void)tramp, (void)in_agent, (void)d, (void)r;
 	return 0;
 }
 

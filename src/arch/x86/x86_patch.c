@@ -22,9 +22,21 @@
  * read) is put back at A as if it had not arrived yet: the evaluation has
  * no side effects, so it can be run again.
  *
- * Only an instruction of 5 bytes or more is replaced (as gdbserver's fast
- * tracepoints do): no other instruction starts inside the jmp, so no
- * branch can land in its middle, and no thread can be stopped inside it.
+ * A 32-bit process's trampoline is the same in i386 code, with no red
+ * zone (the i386 ABI has none) and esi as the frame pointer:
+ *
+ *     pushfl; pushal; push $0; push $0   (struct agent_inproc_frame32: the
+ *                                          mark zeroed, never a past hit's)
+ *     mov %esp,%esi; cld; and $-16,%esp
+ *     call agent(frame: eax, prog: edx)   regparm(2); never touches esi
+ *     mov %esi,%esp; test %eax,%eax; jnz trap
+ *     lea 8(%esp),%esp; popal; popfl
+ *     <the instructions relocated; jmp A+len>
+ *   trap:
+ *     lea 8(%esp),%esp; popal; popfl; int3
+ *
+ * The jmp replaces the instruction at A, and the next ones when it is
+ * shorter (the caller checks the function: arch_patch_check_func).
  */
 #include "../arch.h"
 #include "x86.h"
@@ -38,9 +50,10 @@
 #include <stddef.h>
 #include <string.h>
 
-#define JMP_LEN	   5
-#define FRAME_SIZE sizeof(struct agent_inproc_frame)
-#define REL32_MAX  0x7fffffffLL
+#define JMP_LEN	     5
+#define FRAME_SIZE   sizeof(struct agent_inproc_frame)
+#define FRAME32_SIZE AGENT_INPROC_FRAME32_SIZE /* (44: not its sizeof here, 48) */
+#define REL32_MAX    0x7fffffffLL
 
 /* One trampoline being written. */
 struct tramp {
@@ -124,17 +137,17 @@ static void call_agent(struct tramp *t, uint64_t entry, uint64_t prog, size_t *j
 			     test_eax[] = {0x85, 0xc0}, jnz[] = {0x0f, 0x85};
 
 	insn_point(t, ARCH_PATCH_FRAME_BELOW_RSP, 0, mov_r15, sizeof(mov_r15));
-	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, &cld, 1);
-	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, and_rsp, sizeof(and_rsp));
-	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, mov_rdi, sizeof(mov_rdi));
-	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, "\x48\xbe", 2); /* movabs $prog,%rsi */
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, &cld, 1);
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, and_rsp, sizeof(and_rsp));
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, mov_rdi, sizeof(mov_rdi));
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, "\x48\xbe", 2); /* movabs $prog,%rsi */
 	emit_u64(t, prog);
-	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, "\x48\xb8", 2); /* movabs $entry,%rax */
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, "\x48\xb8", 2); /* movabs $entry,%rax */
 	emit_u64(t, entry);
-	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, call_rax, sizeof(call_rax));
-	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, back_rsp, sizeof(back_rsp));
-	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, test_eax, sizeof(test_eax));
-	insn_point(t, ARCH_PATCH_FRAME_IN_R15, 0, jnz, sizeof(jnz));
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, call_rax, sizeof(call_rax));
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, back_rsp, sizeof(back_rsp));
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, test_eax, sizeof(test_eax));
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, jnz, sizeof(jnz));
 	*jnz_rel = t->pt->code_len;
 	emit_u32(t, 0);
 }
@@ -162,14 +175,65 @@ static void epilogue(struct tramp *t)
 	insn_point(t, ARCH_PATCH_FRAME_BELOW_RSP, up, lea_up, sizeof(lea_up));
 }
 
+/* i386: down to a complete struct agent_inproc_frame32, its mark zero. */
+static void prologue32(struct tramp *t)
+{
+	insn_point(t, ARCH_PATCH_RSP_UP, 0, "\x9c", 1);	     /* pushfl */
+	insn_point(t, ARCH_PATCH_RSP_UP, 4, "\x60", 1);	     /* pushal */
+	insn_point(t, ARCH_PATCH_RSP_UP, 36, "\x6a\x00", 2); /* push $0 */
+	insn_point(t, ARCH_PATCH_RSP_UP, 40, "\x6a\x00", 2);
+}
+
+static void call_agent32(struct tramp *t, uint64_t entry, uint64_t prog, size_t *jnz_rel)
+{
+	static const uint8_t mov_esi[] = {0x89, 0xe6}, cld = 0xfc, and_esp[] = {0x83, 0xe4, 0xf0},
+			     mov_eax[] = {0x89, 0xf0}, call_ecx[] = {0xff, 0xd1},
+			     back_esp[] = {0x89, 0xf4}, test_eax[] = {0x85, 0xc0},
+			     jnz[] = {0x0f, 0x85};
+
+	insn_point(t, ARCH_PATCH_FRAME_BELOW_RSP, 0, mov_esi, sizeof(mov_esi));
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, &cld, 1);
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, and_esp, sizeof(and_esp));
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, mov_eax, sizeof(mov_eax));
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, "\xba", 1); /* mov $prog,%edx */
+	emit_u32(t, (uint32_t)prog);
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, "\xb9", 1); /* mov $entry,%ecx */
+	emit_u32(t, (uint32_t)entry);
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, call_ecx, sizeof(call_ecx));
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, back_esp, sizeof(back_esp));
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, test_eax, sizeof(test_eax));
+	insn_point(t, ARCH_PATCH_FRAME_IN_REG, 0, jnz, sizeof(jnz));
+	*jnz_rel = t->pt->code_len;
+	emit_u32(t, 0);
+}
+
+static void epilogue32(struct tramp *t)
+{
+	static const uint8_t skip_mark[] = {0x8d, 0x64, 0x24, 0x08};
+
+	insn_point(t, ARCH_PATCH_FRAME_BELOW_RSP, 0, skip_mark, sizeof(skip_mark));
+	insn_point(t, ARCH_PATCH_FRAME_BELOW_RSP, 8, "\x61", 1);  /* popal */
+	insn_point(t, ARCH_PATCH_FRAME_BELOW_RSP, 40, "\x9d", 1); /* popfl */
+}
+
+static bool decoder(const struct arch_desc *d, ZydisDecoder *dec)
+{
+	if (d->kind == ARCH_I386)
+		return ZYAN_SUCCESS(
+			ZydisDecoderInit(dec, ZYDIS_MACHINE_MODE_LEGACY_32, ZYDIS_STACK_WIDTH_32));
+	return d->kind == ARCH_AMD64 &&
+	       ZYAN_SUCCESS(
+		       ZydisDecoderInit(dec, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64));
+}
+
 /* What the instruction at b is to the patch: falls through, or must be the last replaced. */
-static const char *insn_kind(const uint8_t *b, size_t avail, size_t *len, bool *last)
+static const char *insn_kind(const struct arch_desc *d, const uint8_t *b, size_t avail, size_t *len,
+			     bool *last)
 {
 	ZydisDecodedInstruction in;
 	ZydisDecoder dec;
 
-	if (!ZYAN_SUCCESS(
-		    ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)) ||
+	if (!decoder(d, &dec) ||
 	    !ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&dec, NULL, b, avail, &in)))
 		return "undecodable";
 	*len = in.length;
@@ -196,7 +260,7 @@ static const char *relocate_insns(struct tramp *t, const uint8_t *insn, size_t a
 
 		if (k == ARCH_PATCH_INSNS)
 			return "too many instructions";
-		why = insn_kind(insn + off, avail - off, &len, &last);
+		why = insn_kind(d, insn + off, avail - off, &len, &last);
 		if (why)
 			return why;
 		if (last && off + len < JMP_LEN)
@@ -224,29 +288,43 @@ int arch_patch_prepare(const struct arch_desc *d, const uint8_t *insn, size_t av
 {
 	long long rel = (long long)(tramp - (addr + JMP_LEN));
 	struct tramp t = {.pt = out};
+	bool i386;
 	size_t jnz;
 	uint32_t rel32;
 
-	if (!d || !insn || !out)
+	if (!d || !insn || !out || (d->kind != ARCH_AMD64 && d->kind != ARCH_I386))
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	out->addr = addr;
-	if (d->kind != ARCH_AMD64)
-		out->why = "32-bit";
-	else if (rel > REL32_MAX || rel < -REL32_MAX)
+	i386 = d->kind == ARCH_I386; /* (its rel32 reaches all 4 GiB) */
+	if (i386 &&
+	    (addr > UINT32_MAX || tramp > UINT32_MAX || entry > UINT32_MAX || prog > UINT32_MAX))
+		out->why = "above 4 GiB";
+	else if (!i386 && (rel > REL32_MAX || rel < -REL32_MAX))
 		out->why = "trampoline out of range";
 	if (out->why)
 		return 0;
-	prologue(&t);
-	call_agent(&t, entry, prog, &jnz);
-	epilogue(&t);
+	if (i386) {
+		prologue32(&t);
+		call_agent32(&t, entry, prog, &jnz);
+		epilogue32(&t);
+	} else {
+		prologue(&t);
+		call_agent(&t, entry, prog, &jnz);
+		epilogue(&t);
+	}
+	out->mark_off = i386 ? offsetof(struct agent_inproc_frame32, mark)
+			     : offsetof(struct agent_inproc_frame, gpr[AGENT_INPROC_RSP_SLOT]);
 	out->go_off = out->code_len;
 	out->why = relocate_insns(&t, insn, avail, d, tramp);
 	if (out->why)
 		return 0;
 	rel32 = (uint32_t)(out->code_len - (jnz + 4));
 	memcpy(out->code + jnz, &rel32, 4);
-	epilogue(&t);
+	if (i386)
+		epilogue32(&t);
+	else
+		epilogue(&t);
 	insn_point(&t, ARCH_PATCH_AT_A, 0, "\xcc", 1);
 	out->hit_off = out->code_len;
 	if (t.full) {
@@ -268,9 +346,8 @@ const char *arch_patch_check_func(const struct arch_desc *d, const uint8_t *code
 	bool at_boundary = false;
 	ZydisDecoder dec;
 
-	if (d->kind != ARCH_AMD64 ||
-	    !ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)))
-		return "32-bit";
+	if (!decoder(d, &dec))
+		return "no decoder";
 	for (size_t off = 0; off < len; off += in.length) {
 		uint64_t pc = func + off, target;
 
@@ -283,6 +360,8 @@ const char *arch_patch_check_func(const struct arch_desc *d, const uint8_t *code
 		if (!in.raw.imm[0].is_relative)
 			continue;
 		target = pc + in.length + (uint64_t)in.raw.imm[0].value.s;
+		if (d->kind == ARCH_I386)
+			target = (uint32_t)target; /* (32-bit code wraps) */
 		if (target > addr && target < addr + replaced)
 			return "a jump into the patch";
 	}
@@ -295,6 +374,26 @@ uint64_t arch_patch_resume_pc(const struct arch_patch *pt, uint64_t tramp, uint6
 		if (pt->insn_addr[k] == pc)
 			return tramp + pt->reloc_off[k];
 	return 0;
+}
+
+/* i386: A's registers from the struct agent_inproc_frame32 at fa. */
+static bool from_frame32(struct arch_regs *r, uint64_t fa, arch_read_fn read, void *ctx)
+{
+	struct agent_inproc_frame32 f;
+
+	if (read(ctx, fa, &f, FRAME32_SIZE) < 0)
+		return false;
+	/* pushal[7 - i]: eax, ecx, edx, ebx, (esp), ebp, esi, edi */
+	r->gp.rax = f.pushal[7];
+	r->gp.rcx = f.pushal[6];
+	r->gp.rdx = f.pushal[5];
+	r->gp.rbx = f.pushal[4];
+	r->gp.rbp = f.pushal[2];
+	r->gp.rsi = f.pushal[1];
+	r->gp.rdi = f.pushal[0];
+	r->gp.rsp = (uint32_t)(fa + FRAME32_SIZE);
+	r->gp.eflags = f.eflags;
+	return true;
 }
 
 /* A's registers from the frame at fa; false if it cannot be read. */
@@ -310,6 +409,8 @@ static bool from_frame(const struct arch_desc *d, struct arch_regs *r, uint64_t 
 #undef GP
 	struct agent_inproc_frame f;
 
+	if (d->kind == ARCH_I386)
+		return from_frame32(r, fa, read, ctx);
 	if (read(ctx, fa, &f, sizeof(f)) < 0)
 		return false;
 	for (int i = 0; i < 16; i++)
@@ -317,7 +418,6 @@ static bool from_frame(const struct arch_desc *d, struct arch_regs *r, uint64_t 
 	r->gp.rsp =
 		fa + FRAME_SIZE + AGENT_INPROC_RED_ZONE; /* (its slot: after the first pushes) */
 	r->gp.eflags = f.eflags;
-	(void)d;
 	return true;
 }
 
@@ -331,6 +431,12 @@ static enum arch_patch_where reloc_fixup(const struct arch_patch *pt, uint64_t t
 				       ? ARCH_PATCH_RELOC
 				       : ARCH_PATCH_LOST;
 	return ARCH_PATCH_LOST;
+}
+
+/* The trampoline's frame pointer: r15, never touched by the agent; i386's esi. */
+static uint64_t frame_reg(const struct arch_desc *d, const struct arch_regs *r)
+{
+	return d->kind == ARCH_I386 ? (uint32_t)r->gp.rsi : r->gp.r15;
 }
 
 static const struct arch_patch_point *point_at(const struct arch_patch *pt, size_t off)
@@ -350,7 +456,7 @@ enum arch_patch_where arch_patch_rollback(const struct arch_patch *pt, uint64_t 
 	bool ok = true;
 
 	if (in_agent)
-		ok = from_frame(d, r, r->gp.r15, read, ctx);
+		ok = from_frame(d, r, frame_reg(d, r), read, ctx);
 	else if (pc >= tramp && off == pt->hit_off)
 		ok = true; /* after the int3: A's registers already */
 	else if (pc < tramp || off >= pt->code_len)
@@ -364,8 +470,8 @@ enum arch_patch_where arch_patch_rollback(const struct arch_patch *pt, uint64_t 
 		r->gp.rsp += p->n;
 	else if (p->how == ARCH_PATCH_FRAME_BELOW_RSP)
 		ok = from_frame(d, r, r->gp.rsp - p->n, read, ctx);
-	else if (p->how == ARCH_PATCH_FRAME_IN_R15)
-		ok = from_frame(d, r, r->gp.r15, read, ctx);
+	else if (p->how == ARCH_PATCH_FRAME_IN_REG)
+		ok = from_frame(d, r, frame_reg(d, r), read, ctx);
 	if (!ok)
 		return ARCH_PATCH_LOST;
 	arch_set_pc(d, r, pt->addr);
@@ -373,25 +479,24 @@ enum arch_patch_where arch_patch_rollback(const struct arch_patch *pt, uint64_t 
 }
 
 uint64_t arch_patch_frame(const struct arch_patch *pt, uint64_t tramp, bool in_agent,
-			  const struct arch_regs *r)
+			  const struct arch_desc *d, const struct arch_regs *r)
 {
-	uint64_t off = r->gp.rip - tramp;
+	uint64_t pc = arch_pc(d, r), off = pc - tramp;
 	const struct arch_patch_point *p;
 
 	if (in_agent)
-		return r->gp.r15;
-	if (r->gp.rip < tramp || off >= pt->go_off || !(p = point_at(pt, off)))
+		return frame_reg(d, r);
+	if (pc < tramp || off >= pt->go_off || !(p = point_at(pt, off)))
 		return 0;
 	if (p->how == ARCH_PATCH_FRAME_BELOW_RSP)
 		return r->gp.rsp - p->n;
-	return p->how == ARCH_PATCH_FRAME_IN_R15 ? r->gp.r15 : 0;
+	return p->how == ARCH_PATCH_FRAME_IN_REG ? frame_reg(d, r) : 0;
 }
 
-/* the trampoline's call left its return address below the frame r15 points to, aligned */
+/* the trampoline's call left its return address below the frame r15 (esi) points to, aligned */
 uint64_t arch_patch_agent_ret_slot(const struct arch_desc *d, const struct arch_regs *r)
 {
-	(void)d;
-	return (r->gp.r15 & ~15ULL) - 8;
+	return (frame_reg(d, r) & ~15ULL) - d->ptr_size;
 }
 
 /*

@@ -213,6 +213,7 @@ static const struct x86_desc i386_desc = {
 	.pub.ptr_size = 4,
 	.pub.pers = 1,
 	.pub.xol = true,
+	.pub.patch = true,
 	.pub.sys_insn = x86_int80,
 	.pub.sys_insn_len = sizeof(x86_int80),
 	.pub.user_top = 0xffffe000ULL,
