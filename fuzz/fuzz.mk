@@ -33,6 +33,10 @@ FUZZ_LINK    := $(FUSE_LIBS) $(ZYDIS_LIBS) -ldl
 .SECONDARY: $(patsubst fuzz/%.c,$(FZ)/obj/fuzz/%.o,$(wildcard fuzz/*.c)) \
 	    $(patsubst fuzz/%.c,$(FZ)/robj/fuzz/%.o,$(wildcard fuzz/*.c))
 
+# The small /proc that qXfer:osdata reads in the dispatcher harnesses (fuzz_world.c).
+$(FZ)/obj/fuzz/fuzz_world.o $(FZ)/robj/fuzz/fuzz_world.o: \
+	FUZZ_BASE += -DFUZZ_PROC_ROOT='"$(CURDIR)/fuzz/proc"'
+
 # ---- $(FZ)/robj: $(CC), for the replay ----
 
 $(FZ)/robj/%.o: %.c
