@@ -309,6 +309,13 @@ void fw_event(const uint8_t *ev, size_t len)
 void fw_stop(struct gdb_session *s)
 {
 	gdb_session_free(s);
+	/*
+	 * An experiment left running by the session outlives it, as it would
+	 * a gdb's disconnect; the world's end is the daemon's: it goes, its
+	 * engine with it, or the next input's session (same fake pid) would
+	 * take it over with an engine world_exit() freed.
+	 */
+	gdb_tp_free_all();
 	world_exit(); /* detaches B and what else is left */
 	memfd = -1;
 	tracer = NULL;
