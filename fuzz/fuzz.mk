@@ -29,6 +29,11 @@ FUZZ_BINS    := $(FUZZ_NAMES:%=$(FZ)/bin/%_fuzz)
 FUZZ_LINK    := $(FUSE_LIBS) $(ZYDIS_LIBS) -ldl
 
 .PHONY: fuzz fuzz-build
+
+# The tracer's objects include generated tables: named one by one, as a
+# pattern rule without a recipe would not add the prerequisite (it cancels).
+FUZZ_TRC_SRCS := $(filter src/strace/% src/ustrace/%,$(FUZZ_SRCS))
+$(FUZZ_TRC_SRCS:%.c=$(FZ)/obj/%.o) $(FUZZ_TRC_SRCS:%.c=$(FZ)/robj/%.o): | $(TRC_GEN)
 # The harness objects are not intermediate files: keep them between builds.
 .SECONDARY: $(patsubst fuzz/%.c,$(FZ)/obj/fuzz/%.o,$(wildcard fuzz/*.c)) \
 	    $(patsubst fuzz/%.c,$(FZ)/robj/fuzz/%.o,$(wildcard fuzz/*.c))
@@ -43,7 +48,6 @@ $(FZ)/robj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FUZZ_BASE) -c -o $@ $<
 $(FZ)/robj/src/endpoint/ep_fuse.o: FUZZ_BASE += $(FUSE_CFLAGS)
-$(FZ)/robj/src/strace/%.o $(FZ)/robj/src/ustrace/%.o: | $(TRC_GEN)
 
 # (the in-process agent's blob is data: its plain object does)
 $(FZ)/libreplay.a: $(FUZZ_SRCS:%.c=$(FZ)/robj/%.o) $(B)/gen/agent_inproc_blob.o
@@ -62,7 +66,6 @@ $(FZ)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_BASE) -fsanitize=fuzzer-no-link -c -o $@ $<
 $(FZ)/obj/src/endpoint/ep_fuse.o: FUZZ_BASE += $(FUSE_CFLAGS)
-$(FZ)/obj/src/strace/%.o $(FZ)/obj/src/ustrace/%.o: | $(TRC_GEN)
 
 $(FZ)/libfuzzed.a: $(FUZZ_SRCS:%.c=$(FZ)/obj/%.o) $(B)/gen/agent_inproc_blob.o
 	@rm -f $@
