@@ -29,9 +29,18 @@ FUZZ_BINS    := $(FUZZ_NAMES:%=$(FZ)/bin/%_fuzz)
 FUZZ_LINK    := $(FUSE_LIBS) $(ZYDIS_LIBS) -ldl
 
 .PHONY: fuzz fuzz-build
+
+# The tracer's objects include generated tables: named one by one, as a
+# pattern rule without a recipe would not add the prerequisite (it cancels).
+FUZZ_TRC_SRCS := $(filter src/strace/% src/ustrace/%,$(FUZZ_SRCS))
+$(FUZZ_TRC_SRCS:%.c=$(FZ)/obj/%.o) $(FUZZ_TRC_SRCS:%.c=$(FZ)/robj/%.o): | $(TRC_GEN)
 # The harness objects are not intermediate files: keep them between builds.
 .SECONDARY: $(patsubst fuzz/%.c,$(FZ)/obj/fuzz/%.o,$(wildcard fuzz/*.c)) \
 	    $(patsubst fuzz/%.c,$(FZ)/robj/fuzz/%.o,$(wildcard fuzz/*.c))
+
+# The small /proc that qXfer:osdata reads in the dispatcher harnesses (fuzz_world.c).
+$(FZ)/obj/fuzz/fuzz_world.o $(FZ)/robj/fuzz/fuzz_world.o: \
+	FUZZ_BASE += -DFUZZ_PROC_ROOT='"$(CURDIR)/fuzz/proc"'
 
 # ---- $(FZ)/robj: $(CC), for the replay ----
 
@@ -39,7 +48,6 @@ $(FZ)/robj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FUZZ_BASE) -c -o $@ $<
 $(FZ)/robj/src/endpoint/ep_fuse.o: FUZZ_BASE += $(FUSE_CFLAGS)
-$(FZ)/robj/src/strace/%.o $(FZ)/robj/src/ustrace/%.o: | $(TRC_GEN)
 
 # (the in-process agent's blobs are data: their plain objects do)
 $(FZ)/libreplay.a: $(FUZZ_SRCS:%.c=$(FZ)/robj/%.o) $(AGENT_OBJS)
@@ -58,7 +66,6 @@ $(FZ)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_BASE) -fsanitize=fuzzer-no-link -c -o $@ $<
 $(FZ)/obj/src/endpoint/ep_fuse.o: FUZZ_BASE += $(FUSE_CFLAGS)
-$(FZ)/obj/src/strace/%.o $(FZ)/obj/src/ustrace/%.o: | $(TRC_GEN)
 
 $(FZ)/libfuzzed.a: $(FUZZ_SRCS:%.c=$(FZ)/obj/%.o) $(AGENT_OBJS)
 	@rm -f $@
@@ -75,12 +82,16 @@ fuzz-build:
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
 
 # Each harness for FUZZ_SECONDS; new inputs go to build/fuzz/corpus/NAME, findings
-# to build/fuzz/artifacts/. The committed corpus is only read.
+# to build/fuzz/artifacts/. The committed corpus is only read. The codec and
+# ustrace's options get inputs shorter than the recorded sessions of the seeds:
+# their cost is per byte, and no path of theirs needs more (docs/reliability.md).
 fuzz: fuzz-build
 	@for n in $(FUZZ_NAMES); do \
 		mkdir -p $(FZ)/corpus/$$n $(FZ)/artifacts; \
+		case $$n in rsp_codec) len=-max_len=512;; ustrace_opts) len=-max_len=256;; \
+			*) len=;; esac; \
 		echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
-		$(FZ)/bin/$${n}_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 \
+		$(FZ)/bin/$${n}_fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 $$len \
 			-artifact_prefix=$(FZ)/artifacts/$$n- $(FZ)/corpus/$$n fuzz/corpus/$$n \
 			2>$(FZ)/$$n.log || { tail -n 40 $(FZ)/$$n.log; exit 1; }; \
 		grep -E '^stat::number_of_executed_units' $(FZ)/$$n.log; \

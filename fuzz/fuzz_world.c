@@ -27,6 +27,7 @@
 #include "fake_kernel.h"
 #include "fuzz_world.h"
 #include "gdb/gdb_int.h"
+#include "gdb/gdb_osdata.h"
 
 /* ---- the guard ---- */
 
@@ -204,6 +205,14 @@ struct gdb_session *fw_start(const struct proc_caller *peer)
 	struct gdb_session *s = &session;
 
 	fake_kernel_quiet = true;
+	/*
+	 * qXfer:osdata reads a /proc of three processes (init, kthreadd and
+	 * this one, as "3") and the host's system tables, all real files
+	 * (fuzz/proc/ holds symlinks into /proc): the host's own /proc, a
+	 * hundred processes or more, made "info os processes" most of an
+	 * input's time, with nothing more to parse than three give.
+	 */
+	osd_proc_root = FUZZ_PROC_ROOT;
 	if (!world_init())
 		abort();
 	setup();
@@ -300,6 +309,13 @@ void fw_event(const uint8_t *ev, size_t len)
 void fw_stop(struct gdb_session *s)
 {
 	gdb_session_free(s);
+	/*
+	 * An experiment left running by the session outlives it, as it would
+	 * a gdb's disconnect; the world's end is the daemon's: it goes, its
+	 * engine with it, or the next input's session (same fake pid) would
+	 * take it over with an engine world_exit() freed.
+	 */
+	gdb_tp_free_all();
 	world_exit(); /* detaches B and what else is left */
 	memfd = -1;
 	tracer = NULL;

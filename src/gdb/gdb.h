@@ -191,6 +191,12 @@ void gdb_trace_end(struct gdb_session *s);
  * engines leave now (gdb_tp.c). The event loop calls it at each turn.
  */
 void gdb_tp_settle_all(void);
+/*
+ * End every experiment, those left running by a gdb that has gone among
+ * them, their engines detached: for an end of the tracer (a fuzz world's,
+ * fuzz/fuzz_world.c), after which no engine of theirs may be used.
+ */
+void gdb_tp_free_all(void);
 
 /* Stop replies (gdb_stop.c): format st as T/S/W/X into b. */
 void gdb_stop_reply(struct gdb_session *s, const struct engine_stop *st, struct buf *b);

@@ -163,6 +163,18 @@ void tp_free(struct tp_exp *x)
 	free(x);
 }
 
+void gdb_tp_free_all(void)
+{
+	while (tp_registry) {
+		struct tp_exp *x = tp_registry;
+
+		if (x->owner)
+			x->owner->tp = NULL;
+		tp_stop(x, "tstop", 0);
+		tp_free(x);
+	}
+}
+
 /*
  * The session's experiment: its own, else one left running on the same
  * process by a gdb that has gone (a reconnect finds it), else a new one.

@@ -18,6 +18,8 @@
  */
 #include "rsp.h"
 
+#include <string.h>
+
 /* Receive states, kept in c->state. */
 enum {
 	ST_IDLE,      /* between packets: acks, ^C, '$' or '%' */
@@ -148,6 +150,8 @@ static void feed_body(struct rsp_conn *c, uint8_t b)
 /* The count after '*': that many more copies of the byte before it. */
 static void feed_run(struct rsp_conn *c, uint8_t b)
 {
+	size_t n;
+
 	if (b == '$') {
 		start_packet(c, false);
 		return;
@@ -159,8 +163,16 @@ static void feed_run(struct rsp_conn *c, uint8_t b)
 		c->broken = true;
 		return;
 	}
-	for (int n = b - RLE_BIAS; n > 0 && !c->broken; n--)
-		store(c, (uint8_t)c->pkt[c->len - 1]);
+	if (c->broken)
+		return;
+	/* store() for each copy, at once: what does not fit breaks the packet */
+	n = (size_t)(b - RLE_BIAS);
+	if (n > RSP_MAX_PACKET - c->len) {
+		n = RSP_MAX_PACKET - c->len;
+		c->broken = true;
+	}
+	memset(c->pkt + c->len, c->pkt[c->len - 1], n);
+	c->len += n;
 }
 
 static bool reject(struct rsp_conn *c, struct rsp_event *ev)
@@ -285,7 +297,8 @@ static void frame(struct buf *b, char start, const uint8_t *p, size_t n, bool rl
 			continue;
 		}
 		*o++ = (char)x;
-		extra = rle ? rle_extra(p + i, n - i, x) : 0;
+		/* most bytes differ from the next: no run to measure */
+		extra = rle && i < n && p[i] == x ? rle_extra(p + i, n - i, x) : 0;
 		if (!extra)
 			continue;
 		*o++ = RSP_RLE;

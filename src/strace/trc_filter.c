@@ -9,6 +9,7 @@
  * per syscall number and personality, so the caller can hand the engine
  * exactly the numbers to stop for. -P's paths are kept here too.
  */
+#include <limits.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,13 +76,82 @@ static bool set_name(struct trc_set *set, const char *name)
 	return found;
 }
 
+/*
+ * What a repetition at re multiplies the pattern by: 2 for '*', '+' and
+ * '?', n + 1 for "{m,n}" or "{n}", m + 2 for "{m,}"; *len its length.
+ */
+static unsigned long repeat_factor(const char *re, size_t *len)
+{
+	char *end;
+	unsigned long m, n;
+
+	*len = 1;
+	if (*re != '{')
+		return 2;
+	m = strtoul(re + 1, &end, 10);
+	n = m;
+	if (*end == ',' && end[1] == '}') {
+		n = m + 1;
+		end++;
+	} else if (*end == ',') {
+		n = strtoul(end + 1, &end, 10);
+	}
+	if (*end != '}')
+		return 1; /* not an interval: regcomp() refuses it or reads it as text */
+	*len = (size_t)(end - re) + 1;
+	/* (huge bounds are over any budget: no wrap in n + 1) */
+	return m >= ULONG_MAX / 2 || n >= ULONG_MAX / 2 ? ULONG_MAX : n + 1;
+}
+
+/*
+ * glibc's regcomp() takes time exponential in stacked and nested
+ * repetitions ("a+++++++++++++++++++++" alone: 19 s; "a{0,32}{0,32}{0,32}":
+ * 2 s). The product of every repetition's factor bounds that: above
+ * REGEX_BUDGET (twelve '*', or "a{0,63}{0,63}": well under 0.1 s) the
+ * pattern is refused before regcomp() sees it. Found by ustrace_opts_fuzz.
+ */
+#define REGEX_BUDGET 4096
+
+static bool regex_too_costly(const char *re)
+{
+	unsigned long cost = 1;
+	bool in_bracket = false;
+
+	for (size_t len; *re; re += len) {
+		len = 1;
+		if (in_bracket) {
+			if (*re == '[' && (re[1] == ':' || re[1] == '.' || re[1] == '=')) {
+				const char *close = strchr(re + 2, re[1]);
+
+				len = close && close[1] == ']' ? (size_t)(close - re) + 2 : 1;
+			} else if (*re == ']') {
+				in_bracket = false;
+			}
+			continue;
+		}
+		if (*re == '\\') {
+			len = re[1] ? 2 : 1;
+		} else if (*re == '[') {
+			in_bracket = true;
+			/* a ']' first (after an optional '^') is a member */
+			len = 1 + (re[1] == '^') + (re[1 + (re[1] == '^')] == ']');
+		} else if (strchr("*+?{", *re)) {
+			unsigned long f = repeat_factor(re, &len);
+
+			if (f > REGEX_BUDGET || (cost *= f) > REGEX_BUDGET)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* "/REGEX": every syscall whose name matches (POSIX extended); -1 if it does not compile. */
 static int set_regex(struct trc_set *set, const char *re, bool *found)
 {
 	regex_t rx;
 	int p;
 
-	if (regcomp(&rx, re, REG_EXTENDED | REG_NOSUB))
+	if (regex_too_costly(re) || regcomp(&rx, re, REG_EXTENDED | REG_NOSUB))
 		return -1;
 	for (p = 0; p < TRC_NPERS; p++) {
 		for (long nr = 0; nr < trc_syscall_max(p); nr++) {

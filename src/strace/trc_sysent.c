@@ -78,11 +78,33 @@ long trc_syscall_nr(enum trc_pers p, const char *name)
 	return -1;
 }
 
+/*
+ * The spec of every number, joined by name once per personality at its
+ * first use (a bsearch of strcmps per syscall made every traced call and
+ * every class of -e trace= pay it again). All users run on one thread:
+ * the daemon's event loop, ustrace's main.
+ */
+static const struct trc_spec *specs64[sizeof(names64) / sizeof(names64[0])];
+static const struct trc_spec *specs32[sizeof(names32) / sizeof(names32[0])];
+
+static const struct trc_spec *const *specs_of(enum trc_pers p)
+{
+	static bool joined[2];
+	const struct trc_spec **specs = p == TRC_PERS_32 ? specs32 : specs64;
+	long n;
+	const char *const *names = names_of(p, &n);
+
+	if (joined[p == TRC_PERS_32])
+		return specs;
+	for (long i = 0; i < n; i++)
+		specs[i] = names[i] ? trc_spec_find(names[i]) : NULL;
+	joined[p == TRC_PERS_32] = true;
+	return specs;
+}
+
 const struct trc_spec *trc_spec_of(enum trc_pers p, long nr)
 {
-	const char *name = trc_syscall_name(p, nr);
-
-	return name ? trc_spec_find(name) : NULL;
+	return nr >= 0 && nr < trc_syscall_max(p) ? specs_of(p)[nr] : NULL;
 }
 
 const char *trc_errno_name(int err)

@@ -92,6 +92,16 @@ int main(void)
 		   !trc_opt_in(o.trc.trace, TRC_PERS_64, SYS_getpid),
 	   "... the names that match");
 	is_int(PARSE("-e", "trace=/(", "prog"), -1, "... a bad one refused");
+	/* glibc's regcomp() takes exponential time in stacked repetitions */
+	is_int(PARSE("-e", "trace=/a+++++++++++++++++++++++++++++++", "prog"), -1,
+	       "... so does one whose repetitions would take regcomp() forever");
+	/* (a ',' separates names: no "{m,n}" here) */
+	is_int(PARSE("-e", "trace=/a{32}{32}{32}", "prog"), -1, "... stacked intervals too");
+	is_int(PARSE("-e", "trace=/a{99999999999999999999999}", "prog"), -1,
+	       "... and a huge interval");
+	is_int(PARSE("-e", "trace=/^[*+?{]*(get|set)p*i{1}d?$", "prog"), 0,
+	       "... repetitions with a small product pass, and []'s members are not any");
+	ok(trc_opt_in(o.trc.trace, TRC_PERS_64, SYS_getpid), "... and match");
 	is_int(PARSE("-I5", "prog"), -1, "-I5 refused");
 	is_int(PARSE("-e", "inject=chdir:error=ENOENT:signal=USR1:when=2+3", "prog"), 0,
 	       "-e inject=chdir:error=ENOENT:signal=USR1:when=2+3");
