@@ -50,7 +50,7 @@ while read -r f; do
 	rf=$((rf + $(bad "$r" | wc -l))) uf=$((uf + $(bad "$u" | wc -l)))
 	((got >= want)); t $? "$f: utraced passes $got, gdbserver $want"
 	more=$(comm -13 <(bad "$r") <(bad "$u"))
-	[[ -z $more ]]; t $? "$f: utraced fails nothing that gdbserver passes"
+	[[ -z $more ]]; t $? "$f: no FAIL or UNRESOLVED that gdbserver has not"
 	[[ -n $more ]] && sed 's/^/#   /' <<<"$more"
 done < <(grep -v '^#' "$list")
 echo "# files both servers ran: gdbserver $rp passes, $rf FAIL/UNRESOLVED; utraced $up, $uf"

@@ -85,6 +85,18 @@ e2e() {
 	done
 }
 
+# gdbts_configured DIR: GDB's testsuite configured in DIR as in the first
+# directory configured (its configure takes 5 minutes under TCG, loaded; its
+# output names no directory of its own).
+gdbts_configured() {
+	local d
+	[[ -f $1/site.exp ]] && return 0
+	for d in /root/gdbts/*/; do
+		[[ -f $d/site.exp && ${d%/} != "$1" ]] || continue
+		(cd "$d" && cp -a site.exp Makefile config.status lib "$1/") 2>/dev/null && return 0
+	done
+}
+
 # gdbts BOARD...: GDB's watchpoint tests, one file at a time, with utraced
 # then gdbserver on each BOARD. Under TCG a file now and then leaves a guest
 # CPU stuck for good (docs/testing.md): OUT/gdbts/current names the run in
@@ -107,6 +119,7 @@ gdbts() {
 				[[ -f $home/$name.sum ]] && continue
 				(($(grep -cxF "$key" "$OUT/gdbts/stuck") >= tries)) && continue
 				mkdir -p "$dir" "$home"
+				gdbts_configured "$dir"
 				echo "$f" >"$dir/one.list"
 				echo "$key" >"$OUT/gdbts/current"
 				sync
