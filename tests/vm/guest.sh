@@ -51,12 +51,15 @@ preflight() {
 	echo "1..$n"
 }
 
+# What the kernel says of a CPU stuck for good (QEMU's software emulation).
+STALL_RE='rcu: INFO|soft lockup'
+
 # The guest's kernel after the tests: a CPU stuck for good (seen once, a
 # gdbserver test under QEMU's software emulation) would make later results
 # meaningless.
 health() {
 	local bad
-	bad=$(dmesg | grep -E 'rcu: INFO|BUG:|Oops|soft lockup|hung_task')
+	bad=$(dmesg | grep -E "$STALL_RE|BUG:|Oops|hung_task")
 	echo "1..1"
 	[[ -z $bad ]] && echo "ok 1 - the guest's kernel reports no stall, BUG or oops" && return 0
 	echo "not ok 1 - the guest's kernel reports no stall, BUG or oops"
@@ -97,15 +100,36 @@ gdbts_configured() {
 	done
 }
 
+# cpus_alive: every CPU of the guest runs a task within a minute (a CPU
+# stuck for good under TCG runs nothing more, and does not even report its
+# own stall: CPU 0 reports it, some time later).
+cpus_alive() {
+	local c p pids=() i
+	for ((c = 0; c < $(nproc --all); c++)); do
+		taskset -c "$c" true &
+		pids+=($!)
+	done
+	for ((i = 0; i < 60; i++)); do
+		for p in "${pids[@]}"; do
+			kill -0 "$p" 2>/dev/null && break
+		done || return 0
+		sleep 1
+	done
+	return 1
+}
+
 # gdbts BOARD...: GDB's watchpoint tests, one file at a time, with utraced
 # then gdbserver on each BOARD. Under TCG a file now and then leaves a guest
-# CPU stuck for good (docs/testing.md): OUT/gdbts/current names the run in
-# progress, so that run.sh, which powers off a stuck guest, can record it in
-# OUT/gdbts/stuck and boot again; this boot then goes on where the last one
-# stopped, and gives up a file after GDBTS_TRIES stuck runs. Each run's
-# gdb.sum and gdb.log land in OUT/gdbts/BOARD.SERVER/ under the file's name.
+# CPU stuck for good (docs/testing.md), and its results meaningless: after
+# each run the guest checks its CPUs and its kernel's log; a stuck one ends
+# the boot (OUT/gdbts/stalled, the run's gdb.sum kept as NAME.stuck.sum).
+# OUT/gdbts/current names the run in progress, so that run.sh, which powers
+# off a stuck guest, can record it in OUT/gdbts/stuck and boot again; this
+# boot then goes on where the last one stopped, and gives up a file after
+# GDBTS_TRIES stuck runs. Each run's gdb.sum and gdb.log land in
+# OUT/gdbts/BOARD.SERVER/ under the file's name.
 gdbts() {
-	local board f server key dir home name tries=${GDBTS_TRIES:-2}
+	local board f server key dir home name tries=${GDBTS_TRIES:-2} stalls
 	mkdir -p /root/gdbts "$OUT/gdbts"
 	touch "$OUT/gdbts/stuck"
 	for board; do
@@ -123,9 +147,20 @@ gdbts() {
 				echo "$f" >"$dir/one.list"
 				echo "$key" >"$OUT/gdbts/current"
 				sync
+				stalls=$(dmesg | grep -cE "$STALL_RE")
 				GDBTS_TIMEOUT=${GDBTS_TIMEOUT:-1800} /mnt/gdbts/run.sh "$server" "$board" \
 					"$dir/one.list" "$dir" >"$dir/counts" 2>&1
 				cp "$dir/gdb.log" "$home/$name.log" 2>/dev/null
+				if ! cpus_alive || (($(dmesg | grep -cE "$STALL_RE") > stalls)); then
+					# (before any output: the console's tty may be stuck too)
+					cp "$dir/gdb.sum" "$home/$name.stuck.sum" 2>/dev/null
+					dmesg >"$home/$name.stuck.dmesg"
+					touch "$OUT/gdbts/stalled"
+					sync
+					say "gdbts: $key: a CPU is stuck; powering off"
+					echo o >/proc/sysrq-trigger
+					sleep infinity
+				fi
 				# (the .sum last: it says this run is done)
 				cp "$dir/gdb.sum" "$home/$name.sum" 2>/dev/null || touch "$home/$name.sum"
 				rm -f "$OUT/gdbts/current"

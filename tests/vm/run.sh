@@ -70,6 +70,8 @@ make -s -j"$(nproc)" vm-build || echo "run.sh: the build failed here: the guest 
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
+MON=$(mktemp -u /tmp/utraced-vm-mon.XXXXXX)
+trap 'rm -f "$MON"' EXIT
 {
 	# GDB's tests wedge the guest under TCG now and then (docs/testing.md): asked for only.
 	[[ -z ${VM_GDBTS:-} || -n ${VM_NO_GDBTS:-} ]] && echo "VM_NO_GDBTS=1"
@@ -100,7 +102,7 @@ boot() {
 		-kernel "$img/vmlinuz" -initrd "$img/initrd.img" \
 		-append "root=/dev/vda rw console=$console panic=-1 quiet $*" \
 		-drive "file=$img/root.img,format=raw,if=virtio,snapshot=on" \
-		"${shares[@]}" -serial "file:$log" &
+		"${shares[@]}" -serial "file:$log" -monitor "unix:$MON,server=on,wait=off" &
 	qemu=$!
 	# The guest's progress lines, while it runs.
 	tail -n +1 -F --pid=$qemu "$log" 2>/dev/null | grep --line-buffered -E '^(guest|utraced-vm):' &
@@ -115,10 +117,12 @@ boot() {
 	fi
 }
 
-# watchdog LOG QEMU: ends a guest whose GDB test run is stuck (a CPU stuck
-# for good under TCG: the kernel reports an RCU stall or a soft lockup on
-# the console, or the run says nothing past its time limit), so that the
-# next boot goes on without it.
+# watchdog LOG QEMU: ends a guest whose GDB test run left a CPU stuck (a
+# CPU stuck for good under TCG): the guest says so (OUT/gdbts/stalled) when
+# it can; else the kernel reports an RCU stall or a soft lockup on the
+# console, or the run says nothing past its time limit. The next boot goes
+# on without the run. Before, the CPUs' registers (QEMU's monitor) go to
+# OUT/gdbts/ for a look at where they were.
 watchdog() {
 	local log=$1 qemu=$2 cur=$OUT/gdbts/current seen=0 base=0 mark= now
 	local limit=$((${GDBTS_TIMEOUT:-1800} + 600))
@@ -127,22 +131,46 @@ watchdog() {
 		sleep 15
 		[[ -f $cur ]] || continue
 		now="$(stat -c %Y "$cur") $(cat "$cur")"
-		if [[ $now != "$mark" ]]; then # a new run: stalls before it are not its own
+		if [[ -f $OUT/gdbts/stalled ]]; then
+			echo "run.sh: the guest found a CPU stuck after: $(cat "$cur")"
+		elif [[ $now != "$mark" ]]; then # a new run: stalls before it are not its own
 			mark=$now base=$(stalls) seen=0
 			continue
-		fi
-		if (($(stalls) > base)); then
+		elif (($(stalls) > base)); then
 			# a minute more for the guest to come back by itself
 			((seen++ < 4)) && continue
-			echo "run.sh: a guest CPU is stuck during: $(cat "$cur"); powering the guest off"
+			echo "run.sh: a guest CPU is stuck during: $(cat "$cur")"
 		elif (($(date +%s) - ${now%% *} > limit)); then
-			echo "run.sh: no end in $limit s of: $(cat "$cur"); powering the guest off"
+			echo "run.sh: no end in $limit s of: $(cat "$cur")"
 		else
 			continue
 		fi
+		monitor "info registers -a" >"$OUT/gdbts/registers.$(date +%s)" 2>&1
+		echo "run.sh: powering the guest off"
 		kill "$qemu"
 		return
 	done
+}
+
+# monitor CMD: QEMU's answer to a monitor command.
+monitor() {
+	python3 - "$MON" "$1" <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.settimeout(5)
+s.sendall(sys.argv[2].encode() + b"\n")
+out = b""
+try:
+	while True:
+		d = s.recv(65536)
+		if not d:
+			break
+		out += d
+except socket.timeout:
+	pass
+sys.stdout.write(out.decode(errors="replace"))
+PY
 }
 
 failed=0
@@ -155,6 +183,7 @@ for ((tries = 1; ; tries++)); do
 		break
 	fi
 	cat "$OUT/gdbts/current" >>"$OUT/gdbts/stuck"
+	rm -f "$OUT/gdbts/stalled"
 	mv "$OUT/console.log" "$OUT/console.stuck$tries.log"
 	rm -f "$OUT/gdbts/current"
 	echo "run.sh: boot $((tries + 1)), after the stuck run: $(tail -1 "$OUT/gdbts/stuck")"
