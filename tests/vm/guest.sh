@@ -52,7 +52,7 @@ preflight() {
 }
 
 # What the kernel says of a CPU stuck for good (QEMU's software emulation).
-STALL_RE='rcu: INFO|soft lockup'
+STALL_RE='rcu: INFO|soft lockup|blocked for more than'
 
 # The guest's kernel after the tests: a CPU stuck for good (seen once, a
 # gdbserver test under QEMU's software emulation) would make later results
@@ -89,15 +89,20 @@ e2e() {
 }
 
 # gdbts_configured DIR: GDB's testsuite configured in DIR as in the first
-# directory configured (its configure takes 5 minutes under TCG, loaded; its
-# output names no directory of its own).
+# directory configured, kept in OUT/gdbts/configured for the next boots (its
+# configure takes 5 minutes under TCG, loaded; its output names no directory
+# of its own).
 gdbts_configured() {
-	local d
-	[[ -f $1/site.exp ]] && return 0
-	for d in /root/gdbts/*/; do
-		[[ -f $d/site.exp && ${d%/} != "$1" ]] || continue
-		(cd "$d" && cp -a site.exp Makefile config.status lib "$1/") 2>/dev/null && return 0
-	done
+	local d keep=$OUT/gdbts/configured
+	if [[ ! -f $keep/site.exp ]]; then
+		for d in /root/gdbts/*/; do
+			[[ -f $d/site.exp && ${d%/} != "$1" ]] || continue
+			mkdir -p "$keep"
+			(cd "$d" && cp -a site.exp Makefile config.status lib "$keep/") 2>/dev/null && break
+		done
+	fi
+	[[ -f $1/site.exp || ! -f $keep/site.exp ]] && return 0
+	(cd "$keep" && cp -a site.exp Makefile config.status lib "$1/")
 }
 
 # cpus_alive: every CPU of the guest runs a task within a minute (a CPU

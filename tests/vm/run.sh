@@ -126,7 +126,7 @@ boot() {
 watchdog() {
 	local log=$1 qemu=$2 cur=$OUT/gdbts/current seen=0 base=0 mark= now
 	local limit=$((${GDBTS_TIMEOUT:-1800} + 600))
-	stalls() { grep -cE 'rcu: INFO: rcu_.*stall|soft lockup' "$log" || true; }
+	stalls() { grep -cE 'rcu: INFO: rcu_.*stall|soft lockup|blocked for more than' "$log" || true; }
 	while kill -0 "$qemu" 2>/dev/null; do
 		sleep 15
 		[[ -f $cur ]] || continue
