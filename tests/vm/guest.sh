@@ -173,7 +173,7 @@ gdbts() {
 				say "gdbts: $key: $(grep -E '^# of (expected passes|unexpected failures)' \
 					"$home/$name.sum" | tr -s '\t\n' '  ')"
 			done
-		done < <(grep -v '^#' "$TREE/tests/vm/gdbts.list")
+		done < <(grep -v "^#" "$TREE/${GDBTS_LIST:-tests/vm/gdbts.list}")
 	done
 }
 
@@ -182,7 +182,7 @@ gdbts_compare() {
 	local board
 	for board; do
 		[[ gdbts.$board =~ ${VM_TESTS:-.} ]] || continue
-		run_tap "gdbts.$board" bash "$TREE/tests/vm/gdbts_compare.sh" "$TREE/tests/vm/gdbts.list" \
+		run_tap "gdbts.$board" bash "$TREE/tests/vm/gdbts_compare.sh" "$TREE/${GDBTS_LIST:-tests/vm/gdbts.list}" \
 			"$OUT/gdbts/$board.gdbserver" "$OUT/gdbts/$board.utraced" "$OUT/gdbts/stuck" "$board"
 	done
 }

@@ -8,7 +8,8 @@
 #
 # VM_ACCEL (tcg or kvm: instead of the choice below), VM_CPUS (default: this host's), VM_MEM (MiB, default 4096), VM_TIMEOUT
 # (seconds a boot may run, default 5400), VM_GDBTS=1 (GDB's watchpoint
-# tests too, tests/vm/gdbts.list; GDBTS_BOARDS, GDBTS_TIMEOUT a file,
+# tests too, tests/vm/gdbts.list or GDBTS_LIST (a path in the tree);
+# GDBTS_BOARDS, GDBTS_TIMEOUT a file,
 # GDBTS_TRIES stuck runs of a file, VM_BOOTS), VM_TCG, VM_CPU (QEMU's
 # software emulation: -accel tcg,VM_TCG -cpu VM_CPU), VM_TESTS (an extended regular expression: only the
 # guest's tests whose names match run, e.g. 'preflight|hw_watch|zz'),
@@ -77,6 +78,7 @@ trap 'rm -f "$MON"' EXIT
 	[[ -z ${VM_GDBTS:-} || -n ${VM_NO_GDBTS:-} ]] && echo "VM_NO_GDBTS=1"
 	[[ -n ${GDBTS_TIMEOUT:-} ]] && echo "GDBTS_TIMEOUT=$GDBTS_TIMEOUT"
 	[[ -n ${GDBTS_TRIES:-} ]] && echo "GDBTS_TRIES=$GDBTS_TRIES"
+	[[ -n ${GDBTS_LIST:-} ]] && printf 'GDBTS_LIST=%q\n' "$GDBTS_LIST"
 	[[ -n ${GDBTS_BOARDS:-} ]] && printf 'GDBTS_BOARDS=%q\n' "$GDBTS_BOARDS"
 	[[ -n ${VM_TESTS:-} ]] && printf 'VM_TESTS=%q\n' "$VM_TESTS"
 	echo "VM_ACCEL=${accel[1]%%,*}" # kvm or tcg: what the guest runs on
