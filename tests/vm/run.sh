@@ -7,8 +7,11 @@
 # here like any other test. The lane fails when the guest does not finish.
 #
 # VM_ACCEL (tcg or kvm: instead of the choice below), VM_CPUS (default: this host's), VM_MEM (MiB, default 4096), VM_TIMEOUT
-# (seconds the guest may run, default 5400), VM_GDBTS=1 (GDB's watchpoint
-# tests too, tests/vm/gdbts.list), VM_TESTS (an extended regular expression: only the
+# (seconds a boot may run, default 5400), VM_GDBTS=1 (GDB's watchpoint
+# tests too, tests/vm/gdbts.list or GDBTS_LIST (a path in the tree);
+# GDBTS_BOARDS, GDBTS_TIMEOUT a file,
+# GDBTS_TRIES stuck runs of a file, VM_BOOTS), VM_TCG, VM_CPU (QEMU's
+# software emulation: -accel tcg,VM_TCG -cpu VM_CPU), VM_TESTS (an extended regular expression: only the
 # guest's tests whose names match run, e.g. 'preflight|hw_watch|zz'),
 # GDBTS (default ../shared/gdbts: GDB's testsuite runner).
 set -euo pipefail
@@ -58,7 +61,8 @@ kvm_cpu() {
 if cpu=$(kvm_cpu); then
 	accel=(-accel kvm -cpu "$cpu")
 else
-	accel=(-accel tcg,thread=multi -cpu max)
+	# (VM_TCG=thread=single, VM_CPU=...: tried against the stuck CPU, docs/testing.md)
+	accel=(-accel "tcg,${VM_TCG:-thread=multi}" -cpu "${VM_CPU:-max}")
 fi
 
 # What the guest cannot build quickly under emulation is built here, where
@@ -67,10 +71,15 @@ make -s -j"$(nproc)" vm-build || echo "run.sh: the build failed here: the guest 
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
+MON=$(mktemp -u /tmp/utraced-vm-mon.XXXXXX)
+trap 'rm -f "$MON"' EXIT
 {
 	# GDB's tests wedge the guest under TCG now and then (docs/testing.md): asked for only.
 	[[ -z ${VM_GDBTS:-} || -n ${VM_NO_GDBTS:-} ]] && echo "VM_NO_GDBTS=1"
 	[[ -n ${GDBTS_TIMEOUT:-} ]] && echo "GDBTS_TIMEOUT=$GDBTS_TIMEOUT"
+	[[ -n ${GDBTS_TRIES:-} ]] && echo "GDBTS_TRIES=$GDBTS_TRIES"
+	[[ -n ${GDBTS_LIST:-} ]] && printf 'GDBTS_LIST=%q\n' "$GDBTS_LIST"
+	[[ -n ${GDBTS_BOARDS:-} ]] && printf 'GDBTS_BOARDS=%q\n' "$GDBTS_BOARDS"
 	[[ -n ${VM_TESTS:-} ]] && printf 'VM_TESTS=%q\n' "$VM_TESTS"
 	echo "VM_ACCEL=${accel[1]%%,*}" # kvm or tcg: what the guest runs on
 } >"$OUT/guest.env"
@@ -95,10 +104,11 @@ boot() {
 		-kernel "$img/vmlinuz" -initrd "$img/initrd.img" \
 		-append "root=/dev/vda rw console=$console panic=-1 quiet $*" \
 		-drive "file=$img/root.img,format=raw,if=virtio,snapshot=on" \
-		"${shares[@]}" -serial "file:$log" &
+		"${shares[@]}" -serial "file:$log" -monitor "unix:$MON,server=on,wait=off" &
 	qemu=$!
 	# The guest's progress lines, while it runs.
 	tail -n +1 -F --pid=$qemu "$log" 2>/dev/null | grep --line-buffered -E '^(guest|utraced-vm):' &
+	watchdog "$log" $qemu &
 	wait $qemu && rc=0 || rc=$?
 	sleep 1
 	echo "run.sh: the guest${mode:+ ($mode)} ran $(($(date +%s) - start)) s (qemu exit $rc)"
@@ -109,8 +119,77 @@ boot() {
 	fi
 }
 
+# watchdog LOG QEMU: ends a guest whose GDB test run left a CPU stuck (a
+# CPU stuck for good under TCG): the guest says so (OUT/gdbts/stalled) when
+# it can; else the kernel reports an RCU stall or a soft lockup on the
+# console, or the run says nothing past its time limit. The next boot goes
+# on without the run. Before, the CPUs' registers (QEMU's monitor) go to
+# OUT/gdbts/ for a look at where they were.
+watchdog() {
+	local log=$1 qemu=$2 cur=$OUT/gdbts/current seen=0 base=0 mark= now
+	local limit=$((${GDBTS_TIMEOUT:-1800} + 600))
+	stalls() { grep -cE 'rcu: INFO: rcu_.*stall|soft lockup|blocked for more than' "$log" || true; }
+	while kill -0 "$qemu" 2>/dev/null; do
+		sleep 15
+		[[ -f $cur ]] || continue
+		now="$(stat -c %Y "$cur") $(cat "$cur")"
+		if [[ -f $OUT/gdbts/stalled ]]; then
+			echo "run.sh: the guest found a CPU stuck after: $(cat "$cur")"
+		elif [[ $now != "$mark" ]]; then # a new run: stalls before it are not its own
+			mark=$now base=$(stalls) seen=0
+			continue
+		elif (($(stalls) > base)); then
+			# a minute more for the guest to come back by itself
+			((seen++ < 4)) && continue
+			echo "run.sh: a guest CPU is stuck during: $(cat "$cur")"
+		elif (($(date +%s) - ${now%% *} > limit)); then
+			echo "run.sh: no end in $limit s of: $(cat "$cur")"
+		else
+			continue
+		fi
+		monitor "info registers -a" >"$OUT/gdbts/registers.$(date +%s)" 2>&1
+		echo "run.sh: powering the guest off"
+		kill "$qemu"
+		return
+	done
+}
+
+# monitor CMD: QEMU's answer to a monitor command.
+monitor() {
+	python3 - "$MON" "$1" <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.settimeout(5)
+s.sendall(sys.argv[2].encode() + b"\n")
+out = b""
+try:
+	while True:
+		d = s.recv(65536)
+		if not d:
+			break
+		out += d
+except socket.timeout:
+	pass
+sys.stdout.write(out.decode(errors="replace"))
+PY
+}
+
 failed=0
-boot "" init=/sbin/utraced-vm-init || failed=1
+# A boot whose GDB test run got stuck is ended by the watchdog; the next one
+# goes on from there (tests/vm/guest.sh), the stuck run recorded.
+for ((tries = 1; ; tries++)); do
+	boot "" init=/sbin/utraced-vm-init && break
+	if [[ ! -f $OUT/gdbts/current ]] || ((tries >= ${VM_BOOTS:-20})); then
+		failed=1
+		break
+	fi
+	cat "$OUT/gdbts/current" >>"$OUT/gdbts/stuck"
+	rm -f "$OUT/gdbts/stalled"
+	mv "$OUT/console.log" "$OUT/console.stuck$tries.log"
+	rm -f "$OUT/gdbts/current"
+	echo "run.sh: boot $((tries + 1)), after the stuck run: $(tail -1 "$OUT/gdbts/stuck")"
+done
 # The second boot: systemd as PID 1, the packaged unit tried live
 # (tests/vm/systemd_unit.t), with the .deb built here.
 if [[ systemd.unit =~ ${VM_TESTS:-.} ]]; then
