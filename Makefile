@@ -261,7 +261,7 @@ $(GDB_WORLD_UNITS): $(B)/tests/lib/fake_kernel.o $(B)/tests/lib/fuzz_world.o
 $(GDB_WORLD_UNITS): CFLAGS += -Ifuzz
 $(B)/tests/lib/fuzz_world.o: fuzz/fuzz_world.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -Itests/lib -Ifuzz -c -o $@ $<
+	$(CC) $(CFLAGS) -Isrc -Itests/lib -Ifuzz -DFUZZ_PROC_ROOT='"$(CURDIR)/fuzz/proc"' -c -o $@ $<
 
 $(B)/tests/%: tests/lib/%.c
 	@mkdir -p $(dir $@)
