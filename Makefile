@@ -180,18 +180,22 @@ $(TRC_OBJS): | $(TRC_GEN)
 $(B)/src/strace/trc_sysent.o: $(TRC_GEN)
 
 $(B)/libtrc.a: $(TRC_OBJS)
+	rm -f $@
 	ar rcs $@ $^
 $(B)/libust.a: $(filter-out $(B)/src/ustrace/ustrace_main.o,$(UST_OBJS))
+	rm -f $@
 	ar rcs $@ $^
 
 $(B)/ustrace: $(B)/src/ustrace/ustrace_main.o $(B)/libust.a $(B)/libtrc.a $(B)/libpure.a $(B)/libutraced.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(FUSE_LIBS) $(ZYDIS_LIBS)
 
 $(B)/libpure.a: $(PURE_OBJS)
+	rm -f $@
 	ar rcs $@ $^
 
 # Everything but main(), for the few tests of tables that name every handler.
 $(B)/libutraced.a: $(filter-out $(B)/src/main.o,$(OBJS))
+	rm -f $@
 	ar rcs $@ $^
 
 # ---------------------------------------------------------------- install
