@@ -25,7 +25,7 @@ fi
 # --- build, from a copy: dpkg-buildpackage writes beside the tree and cleans it
 mkdir -p "$WORK/pkg/utraced"
 (cd "$TOP" && git ls-files -z --cached --others --exclude-standard |
-	xargs -0 cp --parents -t "$WORK/pkg/utraced") || bail 'copying the tree failed'
+	xargs -0 cp -P --parents -t "$WORK/pkg/utraced") || bail 'copying the tree failed'
 (cd "$WORK/pkg/utraced" && dpkg-buildpackage -us -uc -b -j2) >"$WORK/build.log" 2>&1
 ok 'dpkg-buildpackage -us -uc -b' test $? = 0 || bail "build failed: $(tail -30 "$WORK/build.log")"
 DEB=$WORK/pkg/utraced_${VERSION}_amd64.deb
